@@ -1,0 +1,48 @@
+/* hcc — prelude that `hcc` force-includes (-include) into every source it
+ * instruments. It declares the guard the instrumentor puts at the top of each
+ * function body. Nothing here is meant to be written by users.
+ *
+ * The instrumentor writes, on the same line as a body's opening brace:
+ *   static hcc_region_desc __hcc_rd7 = {"name", "mangled", "file.c", 10, 20, 0, 0};
+ *   HCC_FUNCTION_GUARD_(__hcc_g7, &__hcc_rd7);
+ * so line numbers of the user's file never move. Names carry a per-file
+ * counter so a lambda inside a function does not shadow its parent's guard
+ * (-Wshadow -Werror builds must keep building). */
+#ifndef HCC_DETAIL_INJECT_H
+#define HCC_DETAIL_INJECT_H
+
+#include "../region.h"
+
+#ifdef __cplusplus
+namespace hcc {
+namespace detail {
+/* The exit runs on every way out of the scope: return, break out of a loop
+ * that returns, exceptions. */
+class FunctionGuard {
+ public:
+  explicit FunctionGuard(hcc_region_desc *r) noexcept : r_(r) { hcc_enter(r); }
+  ~FunctionGuard() { hcc_exit(r_); }
+  FunctionGuard(const FunctionGuard &) = delete;
+  FunctionGuard &operator=(const FunctionGuard &) = delete;
+
+ private:
+  hcc_region_desc *r_;
+};
+}  // namespace detail
+}  // namespace hcc
+#define HCC_FUNCTION_GUARD_(var, desc) ::hcc::detail::FunctionGuard var(desc)
+#else
+/* C: GCC and Clang run a variable's cleanup function on every exit from its
+ * scope (and during unwinding with -fexceptions). */
+static __inline__ void __hcc_cleanup_exit(hcc_region_desc **r) { hcc_exit(*r); }
+static __inline__ hcc_region_desc *__hcc_enter_ret(hcc_region_desc *r) {
+  hcc_enter(r);
+  return r;
+}
+#define HCC_FUNCTION_GUARD_(var, desc)                                  \
+  hcc_region_desc *var                                                  \
+      __attribute__((cleanup(__hcc_cleanup_exit), unused)) =            \
+          __hcc_enter_ret(desc)
+#endif
+
+#endif /* HCC_DETAIL_INJECT_H */

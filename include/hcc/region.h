@@ -1,0 +1,51 @@
+/* hcc — the region descriptor and the two hot-path entry points.
+ *
+ * This is the ABI between code that the instrumentor writes and libhcc.
+ * Every instrumented region has exactly one static descriptor; the runtime
+ * fills in `id` the first time the region is entered, so later events cost
+ * one load and one compare to find the region. Keep this struct layout
+ * stable: objects compiled against an older header must keep working. */
+#ifndef HCC_REGION_H
+#define HCC_REGION_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a region is; becomes the CUBE `role`/`paradigm` of the region. */
+enum hcc_region_kind {
+  HCC_KIND_FUNCTION = 0,
+  HCC_KIND_USER = 1,     /* manual region (API, macro, pragma) */
+  HCC_KIND_LOOP = 2,     /* selected loop */
+  HCC_KIND_ARTIFICIAL = 3, /* made by the runtime, e.g. depth-limit marker */
+  HCC_KIND_OPENMP = 4,   /* reserved for the POMP2 layer */
+  HCC_KIND_MPI = 5       /* reserved for the PMPI wrappers */
+};
+
+typedef struct hcc_region_desc {
+  const char *name;     /* readable name, e.g. "fib", "ns::A::f(int) const" */
+  const char *mangled;  /* linker name, or NULL */
+  const char *file;     /* source file as the compiler saw it */
+  int32_t begin_line;
+  int32_t end_line;
+  int32_t kind;         /* enum hcc_region_kind */
+  uint32_t id;          /* 0 = not yet registered; else region id + 1 */
+} hcc_region_desc;
+
+/* Enter/exit one region on the calling thread. `exit` must name the same
+ * descriptor as the matching `enter`; the runtime repairs the shadow stack
+ * when exits were skipped (longjmp), see runtime/core/README.md. */
+void hcc_enter(hcc_region_desc *region);
+void hcc_exit(hcc_region_desc *region);
+
+/* Called by instrumented code just before setjmp/sigsetjmp so a later
+ * longjmp to `env` can unwind the shadow stack to the right depth. */
+void hcc_setjmp_mark(const void *env);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HCC_REGION_H */

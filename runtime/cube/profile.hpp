@@ -1,0 +1,82 @@
+// hcc — the in-memory profile: what the runtime hands to the CUBE4 writer and
+// what the reader gives back to hcc-report and the tests. It is deliberately
+// plain data: definitions in dense id order plus one value matrix per metric.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hcc::profile {
+
+enum class DType { Double, UInt64 };
+
+// How CUBE stores a metric's rows. The model itself always keeps EXCLUSIVE
+// values; the writer converts for INCLUSIVE metrics (Score-P's `time`).
+enum class CubeType { Exclusive, Inclusive };
+
+struct Metric {
+  std::string uniq_name;  // "time", "visits", "bytes_sent", "PAPI_TOT_INS"
+  std::string disp_name;  // "Time", "Visits", ...
+  std::string uom;        // "sec", "occ", "bytes", "#"
+  std::string descr;
+  std::string url;
+  DType dtype = DType::Double;
+  CubeType cube_type = CubeType::Exclusive;
+  int parent = -1;  // metric id of the parent in the metric tree, or -1
+};
+
+struct Region {
+  std::string name;     // readable, demangled
+  std::string mangled;  // may be empty
+  std::string file;     // source file ("" when unknown)
+  int begin_line = -1;
+  int end_line = -1;
+  std::string paradigm = "compiler";  // compiler, user, openmp, mpi, measurement
+  std::string role = "function";      // function, loop, parallel, barrier, artificial ...
+  std::string descr;
+};
+
+struct CallNode {
+  int region = -1;
+  int parent = -1;  // -1 for a root; a parent's id is always smaller than its child's
+};
+
+struct Location {
+  std::string name;  // "thread 0"
+  int rank = 0;      // process (MPI rank; 0 without MPI)
+  int thread = 0;    // thread number inside the process
+};
+
+struct Profile {
+  std::vector<std::pair<std::string, std::string>> attrs;  // CUBE <attr key value>
+  std::string machine = "hcc";
+  std::vector<std::string> hosts;  // host name per rank (index = rank)
+  std::vector<Metric> metrics;
+  std::vector<Region> regions;
+  std::vector<CallNode> cnodes;  // dense ids, parents before children
+  std::vector<Location> locations;  // dense ids; Id = column in every data row
+  // excl[m][c * locations.size() + l]: EXCLUSIVE value of metric m at call
+  // path c on location l. Counts are whole numbers stored exactly (< 2^53).
+  std::vector<std::vector<double>> excl;
+
+  std::size_t nloc() const { return locations.size(); }
+  double &at(std::size_t m, std::size_t c, std::size_t l) { return excl[m][c * nloc() + l]; }
+  double at(std::size_t m, std::size_t c, std::size_t l) const { return excl[m][c * nloc() + l]; }
+  int metric_index(const std::string &uniq_name) const;  // -1 when absent
+};
+
+// children[c] = call paths whose parent is c, in id order; roots under index -1
+// are returned separately by roots().
+std::vector<std::vector<int>> children_of(const Profile &p);
+std::vector<int> roots(const Profile &p);
+
+// Inclusive values of metric m (same layout as excl): the subtree sums.
+std::vector<double> inclusive(const Profile &p, std::size_t m);
+
+// Checks structural invariants (dense ids, parents before children, value
+// matrix sizes); throws std::runtime_error naming the first violation.
+void validate(const Profile &p);
+
+}  // namespace hcc::profile
