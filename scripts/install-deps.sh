@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages hcc needs to build and test. Safe to re-run:
+# it only calls apt-get when a package is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  clang clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev   # instrumentor; clang also tested underneath
+  libxml2-dev libarchive-dev                                      # CUBE4 anchor.xml and the .cubex tar container
+  libfmt-dev nlohmann-json3-dev libcli11-dev                      # formatting, JSON, hcc-report's arguments
+  libgtest-dev libbenchmark-dev                                   # tests and benchmarks
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+echo "hcc: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

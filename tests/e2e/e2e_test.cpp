@@ -1,0 +1,186 @@
+// End-to-end: real programs built through `hcc` with GCC and with Clang
+// underneath, run, and checked against their plain builds and their profiles.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "e2e_support.hpp"
+
+namespace hcc::e2e {
+namespace {
+namespace fs = std::filesystem;
+
+struct Program {
+  std::string plain_exe, hcc_exe, dir;
+  RunResult plain_build, hcc_build;
+};
+
+bool is_cxx(const std::string &src) { return src.size() > 4 && src.substr(src.size() - 4) == ".cpp"; }
+
+Program build(const Toolchain &tc, const std::string &src, const std::string &flags, const std::string &name) {
+  Program p;
+  p.dir = scratch_dir(tc.name + "-" + name);
+  const std::string cc = is_cxx(src) ? tc.cxx : tc.cc;
+  p.plain_exe = p.dir + "/plain";
+  p.hcc_exe = p.dir + "/instrumented";
+  p.plain_build = run(cc + " " + flags + " " + shell_quote(src) + " -o " + p.plain_exe);
+  p.hcc_build = run(shell_quote(hcc_bin()) + " --hcc-compiler=" + cc + " " + flags + " " + shell_quote(src) +
+                    " -o " + p.hcc_exe);
+  return p;
+}
+
+// Runs the plain and the instrumented program; both must print the same and
+// end with the same status. Returns the instrumented run.
+RunResult run_both(const Program &p, const std::string &profile_dir) {
+  const RunResult plain = run("cd " + shell_quote(p.dir) + " && " + p.plain_exe);
+  const RunResult inst =
+      run("cd " + shell_quote(p.dir) + " && HCC_OUTPUT_DIR=" + shell_quote(profile_dir) + " " + p.hcc_exe);
+  EXPECT_EQ(plain.out, inst.out) << "stdout differs between plain and hcc builds";
+  EXPECT_EQ(plain.status, inst.status);
+  return inst;
+}
+
+// Inclusive = exclusive + the children's inclusive, for every call path and
+// location, for time (to rounding) and visits (exactly).
+void expect_inclusive_consistent(const Profile &prof) {
+  const auto &cps = prof.json()["callpaths"];
+  std::map<int, std::vector<int>> kids;
+  for (std::size_t c = 0; c < cps.size(); ++c) kids[cps[c]["parent"].get<int>()].push_back(static_cast<int>(c));
+  for (std::size_t c = 0; c < cps.size(); ++c)
+    for (std::size_t l = 0; l < prof.locations(); ++l) {
+      const int ci = static_cast<int>(c), li = static_cast<int>(l);
+      double t = prof.value(ci, "time", "excl", li);
+      long long v = static_cast<long long>(prof.value(ci, "visits", "excl", li));
+      for (int k : kids[ci]) {
+        t += prof.value(k, "time", "incl", li);
+        v += static_cast<long long>(prof.value(k, "visits", "incl", li));
+      }
+      const double incl = prof.value(ci, "time", "incl", li);
+      EXPECT_NEAR(incl, t, 1e-9 + 1e-9 * std::fabs(incl)) << prof.path(ci) << " location " << l;
+      EXPECT_EQ(static_cast<long long>(prof.value(ci, "visits", "incl", li)), v) << prof.path(ci);
+      EXPECT_GE(prof.value(ci, "time", "excl", li), -1e-12) << prof.path(ci);
+    }
+}
+
+class EndToEnd : public ::testing::TestWithParam<Toolchain> {};
+
+TEST_P(EndToEnd, CallsRecursionMacrosPointersVariadics) {
+  const Program p = build(GetParam(), programs_dir() + "/calls.c", "-O2", "calls");
+  ASSERT_EQ(p.hcc_build.status, 0) << p.hcc_build.err;
+  ASSERT_EQ(p.plain_build.status, 0);
+  EXPECT_EQ(p.hcc_build.err, "") << "hcc printed something on a clean build";
+  const std::string prof_dir = p.dir + "/profile";
+  run_both(p, prof_dir);
+  ASSERT_TRUE(fs::exists(prof_dir + "/profile.cubex"));
+  ASSERT_TRUE(fs::exists(prof_dir + "/summary.txt"));
+  const Profile prof = Profile::load(prof_dir);
+  EXPECT_EQ(prof.locations(), 1u);
+  EXPECT_EQ(prof.visits("main"), 1);
+  EXPECT_EQ(prof.total_visits("fib"), 21891);  // fib(20) calls itself 21890 times
+  EXPECT_EQ(prof.visits("main/fib"), 1);
+  EXPECT_EQ(prof.visits("main/fib/fib"), 2);
+  EXPECT_EQ(prof.visits("main/first_multiple_of_seven"), 10);
+  EXPECT_EQ(prof.visits("main/checked_square"), 2);
+  EXPECT_EQ(prof.visits("main/callsvia/nothing"), 1);
+  EXPECT_EQ(prof.visits("main/sum_ints"), 1);
+  expect_inclusive_consistent(prof);
+}
+
+TEST_P(EndToEnd, LongjmpReturnsAttributionToTheCaller) {
+  const Program p = build(GetParam(), programs_dir() + "/jumps.c", "-O2", "jumps");
+  ASSERT_EQ(p.hcc_build.status, 0) << p.hcc_build.err;
+  run_both(p, p.dir + "/profile");
+  const Profile prof = Profile::load(p.dir + "/profile");
+  EXPECT_EQ(prof.visits("main/deep1/deep2/deep3"), 3);
+  EXPECT_EQ(prof.visits("main/deep1"), 3);
+  EXPECT_EQ(prof.visits("main/after_jump"), 1);
+  for (const std::string &path : prof.paths())
+    EXPECT_EQ(path.find("deep3/"), std::string::npos) << "a call after the jump landed below deep3: " << path;
+  expect_inclusive_consistent(prof);
+}
+
+TEST_P(EndToEnd, ExitFromNestedCallKeepsStatusAndProfile) {
+  const Program p = build(GetParam(), programs_dir() + "/early_exit.c", "-O2", "early_exit");
+  ASSERT_EQ(p.hcc_build.status, 0) << p.hcc_build.err;
+  const RunResult r = run_both(p, p.dir + "/profile");
+  EXPECT_EQ(r.status, 3);
+  const Profile prof = Profile::load(p.dir + "/profile");
+  EXPECT_EQ(prof.visits("main/level1/level2"), 1);
+  expect_inclusive_consistent(prof);
+}
+
+TEST_P(EndToEnd, CxxTemplatesVirtualsLambdasExceptionsThreads) {
+  const Program p = build(GetParam(), programs_dir() + "/features.cpp", "-O2 -pthread -std=c++17", "features");
+  ASSERT_EQ(p.hcc_build.status, 0) << p.hcc_build.err;
+  run_both(p, p.dir + "/profile");
+  const Profile prof = Profile::load(p.dir + "/profile");
+  // Two instantiations of one template are two regions.
+  const auto twice_int = prof.callpaths_where(
+      [](const std::string &n) { return n.find("twice") != std::string::npos && n.find("int") != std::string::npos; });
+  const auto twice_dbl = prof.callpaths_where([](const std::string &n) {
+    return n.find("twice") != std::string::npos && n.find("double") != std::string::npos;
+  });
+  ASSERT_EQ(twice_int.size(), 1u);
+  ASSERT_EQ(twice_dbl.size(), 1u);
+  EXPECT_NE(prof.json()["callpaths"][twice_int[0]]["region"], prof.json()["callpaths"][twice_dbl[0]]["region"]);
+  EXPECT_EQ(prof.visits("main/Square::area"), 2);
+  EXPECT_EQ(prof.visits("main/Circle::area"), 1);
+  // Lambdas are named after the base name of their file and their line.
+  const auto lambdas = prof.callpaths_where([](const std::string &n) { return n == "lambda at features.cpp:61"; });
+  ASSERT_EQ(lambdas.size(), 1u) << "lambda region not named after its file and line";
+  EXPECT_EQ(prof.path(lambdas[0]), "main/lambda at features.cpp:61");
+  EXPECT_EQ(prof.visits("main/lambda at features.cpp:61"), 5);
+  EXPECT_EQ(prof.visits("main/catcher"), 1);
+  EXPECT_EQ(prof.total_visits("thrower"), 4);  // exception unwinds 4 frames
+  EXPECT_EQ(prof.visits("main/catcher/thrower/thrower/thrower/thrower"), 1);
+  EXPECT_EQ(prof.total_visits("cube"), 0) << "constexpr functions are left alone";
+  EXPECT_EQ(prof.locations(), 5u) << "main thread + 4 std::thread workers";
+  EXPECT_EQ(prof.total_visits("worker"), 4);
+  expect_inclusive_consistent(prof);
+}
+
+TEST_P(EndToEnd, UncaughtExceptionStillWritesProfile) {
+  const Program p = build(GetParam(), programs_dir() + "/uncaught.cpp", "-O2", "uncaught");
+  ASSERT_EQ(p.hcc_build.status, 0) << p.hcc_build.err;
+  const RunResult r = run_both(p, p.dir + "/profile");
+  EXPECT_EQ(r.status, 134);  // abort(), as plain
+  const Profile prof = Profile::load(p.dir + "/profile");
+  EXPECT_EQ(prof.total_visits("fail_deep"), 3);
+}
+
+TEST_P(EndToEnd, SyntaxErrorLooksExactlyAsWithoutHcc) {
+  const Program p = build(GetParam(), programs_dir() + "/syntax_error.c", "-O2", "syntax_error");
+  EXPECT_NE(p.hcc_build.status, 0);
+  EXPECT_EQ(p.hcc_build.status, p.plain_build.status);
+  EXPECT_NE(p.hcc_build.err.find("syntax_error.c:2:"), std::string::npos) << p.hcc_build.err;
+  EXPECT_EQ(p.hcc_build.err, p.plain_build.err);
+  EXPECT_FALSE(fs::exists(p.hcc_exe));
+}
+
+TEST_P(EndToEnd, MatmulSampleVariantsAreRegions) {
+  const Program p = build(GetParam(), samples_dir() + "/matmul/matmul.c", "-O2 -DN=128", "matmul");
+  ASSERT_EQ(p.hcc_build.status, 0) << p.hcc_build.err;
+  run_both(p, p.dir + "/profile");
+  const Profile prof = Profile::load(p.dir + "/profile");
+  for (const char *v : {"multiply_plain", "multiply_interchange", "multiply_strip_mined", "multiply_both"})
+    EXPECT_EQ(prof.visits(std::string("main/run_variant/") + v), 1) << v;
+  EXPECT_EQ(prof.visits("main/run_variant/checksum"), 4);
+  expect_inclusive_consistent(prof);
+}
+
+TEST_P(EndToEnd, CxxSampleRunsUnchanged) {
+  const Program p = build(GetParam(), samples_dir() + "/cpp/particles.cpp", "-O2 -pthread", "particles");
+  ASSERT_EQ(p.hcc_build.status, 0) << p.hcc_build.err;
+  run_both(p, p.dir + "/profile");
+  const Profile prof = Profile::load(p.dir + "/profile");
+  EXPECT_EQ(prof.locations(), 5u);
+  expect_inclusive_consistent(prof);
+}
+
+INSTANTIATE_TEST_SUITE_P(Compilers, EndToEnd, ::testing::ValuesIn(toolchains()),
+                         [](const ::testing::TestParamInfo<Toolchain> &i) { return i.param.name; });
+
+}  // namespace
+}  // namespace hcc::e2e
