@@ -10,6 +10,8 @@
  * (-Wshadow -Werror builds must keep building). */
 #ifndef HCC_DETAIL_INJECT_H
 #define HCC_DETAIL_INJECT_H
+/* -include also reaches .S files compiled in the same command. */
+#ifndef __ASSEMBLER__
 
 #include "../region.h"
 
@@ -45,4 +47,5 @@ static __inline__ hcc_region_desc *__hcc_enter_ret(hcc_region_desc *r) {
           __hcc_enter_ret(desc)
 #endif
 
+#endif /* __ASSEMBLER__ */
 #endif /* HCC_DETAIL_INJECT_H */

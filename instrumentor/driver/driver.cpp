@@ -1,0 +1,358 @@
+#include "driver.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "compiler_choice.hpp"
+#include "depfile_fix.hpp"
+#include "instrument_step.hpp"
+#include "link_flags.hpp"
+#include "log.hpp"
+#include "options.hpp"
+#include "paths.hpp"
+#include "process.hpp"
+#include "response_file.hpp"
+
+#ifndef HCC_VERSION_STRING
+#define HCC_VERSION_STRING "unknown"
+#endif
+
+namespace hcc::driver {
+namespace {
+
+// A chain of hcc → wrapper → hcc … deeper than this is a configuration loop
+// (e.g. HCC_COMPILER=mpicxx with OMPI_CXX=hcc), not a build.
+constexpr int kMaxNesting = 8;
+
+// Signals after which a failed instrumented compile is NOT retried: the user
+// or the system wants the build to stop.
+bool stop_signal(int sig) {
+  return sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT ||
+         sig == SIGKILL || sig == SIGPIPE;
+}
+
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string> &b,
+                                const std::vector<std::string> &c = {}) {
+  a.insert(a.end(), b.begin(), b.end());
+  a.insert(a.end(), c.begin(), c.end());
+  return a;
+}
+
+// Replaces hcc by the compiler; returns a status only when that failed.
+int exec_compiler(const std::vector<std::string> &cmd, bool verbose) {
+  if (verbose) print_note("exec: " + shell_command(cmd));
+  exec_process(cmd);
+  int e = errno;
+  print_error("cannot run '" + cmd[0] + "': " + std::strerror(e));
+  return e == ENOENT ? 127 : 126;
+}
+
+std::vector<std::string> instrumentor_command(const Layout &layout) {
+  const char *env = std::getenv("HCC_INSTRUMENTOR");
+  std::vector<std::string> cmd = env ? split_command(env) : std::vector<std::string>{};
+  if (cmd.empty()) return {layout.instrumentor};
+  if (auto p = find_program(cmd[0], "")) cmd[0] = *p;
+  return cmd;
+}
+
+void show_config(const Layout &layout, const CompilerChoice &choice, bool off,
+                 const char *why_off) {
+  auto state = [](const std::string &path) {
+    return path + (file_exists(path) ? "" : " [missing]");
+  };
+  std::string s = "hcc " HCC_VERSION_STRING "\n";
+  s += "prefix:       " + layout.prefix + "\n";
+  s += "executable:   " + layout.executable + "\n";
+  const char *env_instr = std::getenv("HCC_INSTRUMENTOR");
+  if (env_instr && !split_command(env_instr).empty())
+    s += "instrumentor: " + shell_command(instrumentor_command(layout)) + " (from HCC_INSTRUMENTOR)\n";
+  else
+    s += "instrumentor: " + state(layout.instrumentor) + "\n";
+  s += "runtime:      " + state(layout.runtime_library) + "\n";
+  s += "include:      " + state(layout.include_dir) + "\n";
+  s += "prelude:      " + state(layout.prelude) + "\n";
+  s += "compiler:     " + shell_command(choice.command) + " -> " +
+       (choice.program.empty() ? std::string("[not found]") : choice.program) + " (" +
+       choice.how + ")\n";
+  s += std::string("wrapper:      ") + (off ? "off (" : "on") + (off ? why_off : "") +
+       (off ? ")" : "") + "\n";
+  write_stdout(s);
+}
+
+// Writes the compile arguments to a response file: the user had one, so the
+// expanded list may be too long for one command line.
+std::optional<std::string> write_response_file(const std::vector<std::string> &args,
+                                               TempDirs &temps) {
+  std::string error;
+  auto dir = temps.create(error);
+  if (!dir) return std::nullopt;
+  std::string path = *dir + "/args.rsp";
+  std::FILE *f = std::fopen(path.c_str(), "we");
+  if (!f) return std::nullopt;
+  bool ok = true;
+  for (const auto &a : args) {
+    std::string line = quote_for_response_file(a) + "\n";
+    ok = ok && std::fwrite(line.data(), 1, line.size(), f) == line.size();
+  }
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok) return std::nullopt;
+  return path;
+}
+
+struct Instrumented {
+  std::vector<PathRewrite> rewrites;      // temp copy -> source as typed
+  std::vector<std::string> sources;       // every instrumentable source
+  std::vector<std::string> compile_args;  // user arguments, sources replaced
+  std::vector<std::string> quote_dirs;    // dirs of the instrumented sources
+  // Sources the instrumentor gave up on. Said only once the compile has
+  // succeeded: when the user's code does not compile (the usual reason the
+  // instrumentor fails), the compiler's own diagnostics must stand alone,
+  // exactly as without hcc.
+  std::vector<std::string> not_instrumented;
+};
+
+void warn_not_instrumented(const Instrumented &work) {
+  for (const auto &path : work.not_instrumented)
+    print_warning("could not instrument '" + path +
+                  "'; compiled it uninstrumented (--hcc-verbose shows why)");
+}
+
+// Ends hcc: keeps or removes the temp files, dies of a pending signal.
+int finish(int status, TempDirs &temps, const Instrumented &work, bool keep) {
+  if (keep) {
+    for (const auto &r : work.rewrites)
+      print_note("kept instrumented source of '" + r.to + "': " + r.from);
+  } else {
+    temps.remove_all();
+  }
+  if (int sig = received_signal()) die_of_signal(sig);
+  return status;
+}
+
+int instrumented_compile(const std::vector<std::string> &compiler,
+                         const std::vector<std::string> &raw_args,
+                         const std::vector<std::string> &args, bool args_from_response_file,
+                         const CommandLine &cl, const Layout &layout,
+                         const std::vector<std::string> &link_flags, const HccOptions &opts) {
+  if (!file_exists(layout.prelude)) {
+    print_warning("cannot instrument: the prelude '" + layout.prelude +
+                  "' is missing (incomplete installation?); compiling uninstrumented");
+    return exec_compiler(concat(compiler, raw_args, link_flags), opts.verbose);
+  }
+  install_signal_forwarding();
+  TempDirs temps;
+  Instrumented work;
+  work.compile_args = args;
+  const auto instrumentor = instrumentor_command(layout);
+
+  for (const auto &in : cl.inputs) {
+    if (!in.instrumentable) continue;
+    work.sources.push_back(in.path);
+    InstrumentResult res =
+        instrument_source(instrumentor, in, instrumentor_args(args, cl, in), temps, opts.verbose);
+    if (received_signal()) return finish(1, temps, work, false);
+    if (!res.ok) {
+      work.not_instrumented.push_back(in.path);
+      if (opts.verbose) print_note("could not instrument '" + in.path + "': " + res.why);
+      continue;
+    }
+    work.compile_args[in.index] = res.output;
+    work.rewrites.push_back({res.output, in.path});
+    std::string dir = dir_name(in.path);
+    if (std::find(work.quote_dirs.begin(), work.quote_dirs.end(), dir) == work.quote_dirs.end())
+      work.quote_dirs.push_back(dir);
+  }
+
+  const std::vector<std::string> original = concat(compiler, raw_args, link_flags);
+  if (work.rewrites.empty()) {  // nothing instrumented: the plain command
+    temps.remove_all();
+    if (work.not_instrumented.empty()) return exec_compiler(original, opts.verbose);
+    if (opts.verbose) print_note("run: " + shell_command(original));
+    ProcessResult po = run_process(original, RunOptions{});
+    if (!po.started) print_error("cannot run '" + original[0] + "': " + std::strerror(po.start_errno));
+    if (po.ok()) warn_not_instrumented(work);
+    return finish(po.shell_status(), temps, work, false);
+  }
+
+  // The prelude and the sources' own directories come first: a quoted
+  // #include is looked up beside the file that includes it, which is now the
+  // temp dir, so the original dir must be searched before any user -iquote.
+  std::vector<std::string> cmd = compiler;
+  for (const auto &d : work.quote_dirs) cmd.insert(cmd.end(), {"-iquote", d});
+  cmd.insert(cmd.end(), {"-include", layout.prelude});
+  std::optional<std::string> rsp;
+  if (args_from_response_file) rsp = write_response_file(work.compile_args, temps);
+  if (rsp)
+    cmd.push_back("@" + *rsp);
+  else
+    cmd.insert(cmd.end(), work.compile_args.begin(), work.compile_args.end());
+  cmd.insert(cmd.end(), link_flags.begin(), link_flags.end());
+
+  if (opts.verbose) print_note("run: " + shell_command(cmd));
+  RunOptions ro;
+  ro.err = Stream::Capture;  // shown as is on success; replaced by the original's on failure
+  if (cl.dep_file_stdout) ro.out = Stream::Capture;  // -MF -: dependencies on stdout
+  ProcessResult pr = run_process(cmd, ro);
+  if (received_signal()) return finish(1, temps, work, false);
+
+  const std::string drop_prefix = dir_name(layout.prelude) + "/";
+  if (pr.ok()) {
+    write_stderr(pr.err);
+    warn_not_instrumented(work);
+    if (cl.dep_file_stdout) write_stdout(rewrite_depfile(pr.out, work.rewrites, drop_prefix));
+    for (const auto &d : depfile_candidates(cl, work.sources)) {
+      std::string error;
+      if (!fix_depfile(d, work.rewrites, drop_prefix, error)) print_warning(error);
+    }
+    return finish(0, temps, work, opts.keep);
+  }
+  if (!pr.started) {
+    print_error("cannot run '" + cmd[0] + "': " + std::strerror(pr.start_errno));
+    return finish(pr.shell_status(), temps, work, opts.keep);
+  }
+  if (pr.term_signal && stop_signal(pr.term_signal))
+    return finish(pr.shell_status(), temps, work, opts.keep);
+
+  // The instrumented compile failed. The user's own code decides: compile the
+  // originals, with their diagnostics streaming as usual.
+  if (opts.verbose) {
+    print_note("the instrumented compile failed (status " + std::to_string(pr.shell_status()) +
+               "); its diagnostics follow, then the original sources are compiled");
+    write_stderr(pr.err);
+    write_stderr(pr.out);  // stdout may be the user's (-MF -, -o -)
+    print_note("run: " + shell_command(original));
+  }
+  ProcessResult po = run_process(original, RunOptions{});
+  if (received_signal()) return finish(1, temps, work, opts.keep);
+  if (!po.started) {
+    print_error("cannot run '" + original[0] + "': " + std::strerror(po.start_errno));
+  } else if (po.ok()) {
+    warn_not_instrumented(work);
+    std::string names;
+    for (const auto &r : work.rewrites) names += (names.empty() ? "'" : ", '") + r.to + "'";
+    print_warning("instrumentation broke the compile of " + names +
+                  "; built uninstrumented instead (--hcc-verbose shows the errors)");
+  }
+  return finish(po.shell_status(), temps, work, opts.keep);
+}
+
+}  // namespace
+
+int run_driver(int argc, char **argv) {
+  std::vector<std::string> raw(argv + 1, argv + argc);
+  HccOptions opts;
+  if (auto err = take_hcc_options(raw, opts)) {
+    print_error(*err);
+    return 2;
+  }
+  Expansion ex = expand_response_files(raw);
+  std::vector<std::string> args = std::move(ex.args);
+  if (std::any_of(args.begin(), args.end(), [](const std::string &a) { return is_hcc_option(a); })) {
+    // --hcc-* inside a response file: the compiler must not see them either,
+    // so it gets the expanded list.
+    if (auto err = take_hcc_options(args, opts)) {
+      print_error(*err);
+      return 2;
+    }
+    raw = args;
+  }
+
+  const char *depth_env = std::getenv("HCC_DRIVER_DEPTH");
+  int depth = depth_env ? std::atoi(depth_env) : 0;
+  if (depth >= kMaxNesting) {
+    print_error("hcc keeps calling itself through the compiler it runs; check HCC_COMPILER, "
+                "--hcc-compiler and compiler wrappers configured to call hcc (e.g. OMPI_CXX)");
+    return 2;
+  }
+
+  const char *wrapper_env = std::getenv("HCC_WRAPPER");
+  const bool env_off = wrapper_switched_off(wrapper_env);
+  const bool off = opts.off || env_off;
+
+  const std::string self = self_executable(argc > 0 ? argv[0] : nullptr);
+  InstallDirs dirs;
+#ifdef HCC_INSTALL_LIBDIR
+  dirs.lib = HCC_INSTALL_LIBDIR;
+#endif
+#ifdef HCC_INSTALL_LIBEXECDIR
+  dirs.libexec = HCC_INSTALL_LIBEXECDIR;
+#endif
+#ifdef HCC_INSTALL_INCLUDEDIR
+  dirs.include = HCC_INSTALL_INCLUDEDIR;
+#endif
+  const Layout layout = layout_for(self, dirs);
+
+  // Prefix mode looks at the arguments as typed: a compiler named inside a
+  // response file is not a prefix (and its @file must stay in place).
+  CompilerChoice choice = choose_explicit(opts.compiler, std::getenv("HCC_COMPILER"), raw, self);
+  if (choice.taken_args > 0) {
+    auto n = static_cast<std::ptrdiff_t>(choice.taken_args);
+    args.erase(args.begin(), args.begin() + n);
+    raw.erase(raw.begin(), raw.begin() + n);
+  }
+  const CommandLine cl = classify(args);
+  if (choice.command.empty()) choose_by_language(choice, cl, self);
+
+  if (opts.version) write_stdout("hcc " HCC_VERSION_STRING "\n");
+  if (opts.show_config) {
+    show_config(layout, choice, off, opts.off ? "--hcc-off" : "HCC_WRAPPER");
+  }
+  if (opts.version || opts.show_config) return 0;
+
+  if (!choice.warning.empty()) print_warning(choice.warning);
+  if (choice.program.empty()) {
+    print_error("compiler '" + choice.command[0] + "' (" + choice.how + ") not found" +
+                (choice.command[0].find('/') == std::string::npos ? " in PATH" : ""));
+    return 127;
+  }
+  if (!self.empty() && real_path(choice.program) == self) {
+    print_error("the compiler chosen by " + choice.how + " is hcc itself");
+    return 2;
+  }
+  std::vector<std::string> compiler = choice.command;
+  compiler[0] = choice.program;
+  if (opts.verbose) print_note("compiler: " + shell_command(compiler) + " (" + choice.how + ")");
+
+  // Whatever runs below us sees a plain compiler: an hcc reached again through
+  // a wrapper (mpicxx with OMPI_CXX=hcc) passes through instead of
+  // instrumenting twice, and picks its compiler by language.
+  ::setenv("HCC_WRAPPER", "off", 1);
+  ::unsetenv("HCC_COMPILER");
+  ::setenv("HCC_DRIVER_DEPTH", std::to_string(depth + 1).c_str(), 1);
+
+  if (off) {
+    if (opts.verbose) print_note(std::string("wrapper off (") + (opts.off ? "--hcc-off" : "HCC_WRAPPER") + ")");
+    return exec_compiler(concat(compiler, raw), opts.verbose);
+  }
+
+  if (self.empty()) {
+    print_error("cannot find where hcc is installed (no /proc/self/exe and argv[0] is not usable)");
+    return 2;
+  }
+
+  const bool link = links_program(cl);
+  if (link && cl.static_link && !file_exists(layout.lib_dir + "/libhcc.a")) {
+    print_error("cannot link statically (-static): the hcc runtime is a shared library (" +
+                layout.runtime_library + "); link without -static, or with --hcc-off and "
+                "uninstrumented objects");
+    return 1;
+  }
+  const std::vector<std::string> link_flags =
+      link ? runtime_link_flags(layout.lib_dir) : std::vector<std::string>{};
+
+  const std::string reason = pass_through_reason(cl);
+  if (!reason.empty()) {
+    if (opts.verbose) print_note("not instrumenting: " + reason);
+    return exec_compiler(concat(compiler, raw, link_flags), opts.verbose);
+  }
+  return instrumented_compile(compiler, raw, args, ex.expanded_any, cl, layout, link_flags, opts);
+}
+
+}  // namespace hcc::driver

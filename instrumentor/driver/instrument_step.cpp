@@ -1,0 +1,93 @@
+#include "instrument_step.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "log.hpp"
+#include "paths.hpp"
+#include "process.hpp"
+
+namespace hcc::driver {
+
+std::optional<std::string> TempDirs::create(std::string &error) {
+  const char *env = std::getenv("TMPDIR");
+  std::string base = env && *env ? env : "/tmp";
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  std::string templ = base + "/hcc-XXXXXX";
+  if (!::mkdtemp(templ.data())) {
+    error = "cannot create a temporary directory in '" + base + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
+  dirs_.push_back(templ);
+  return templ;
+}
+
+void TempDirs::remove_all() {
+  for (const auto &d : dirs_) {
+    // The directories are flat: the instrumented source, maybe a response file.
+    if (DIR *dir = ::opendir(d.c_str())) {
+      while (dirent *e = ::readdir(dir)) {
+        if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+        ::unlink((d + "/" + e->d_name).c_str());
+      }
+      ::closedir(dir);
+    }
+    ::rmdir(d.c_str());
+  }
+  dirs_.clear();
+}
+
+InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
+                                   const InputFile &input,
+                                   const std::vector<std::string> &compile_args,
+                                   TempDirs &temps, bool verbose) {
+  InstrumentResult r;
+  if (instrumentor.empty() || !is_executable_file(instrumentor[0])) {
+    r.why = "the instrumentor '" + (instrumentor.empty() ? std::string() : instrumentor[0]) +
+            "' is not an executable file";
+    return r;
+  }
+  std::string error;
+  auto dir = temps.create(error);
+  if (!dir) {
+    r.why = error;
+    return r;
+  }
+  std::string out = *dir + "/" + base_name(input.path);
+
+  std::vector<std::string> cmd = instrumentor;
+  if (verbose) cmd.push_back("--verbose");
+  cmd.push_back("--main-file-name=" + input.path);
+  cmd.push_back("-o");
+  cmd.push_back(out);
+  cmd.push_back(input.path);
+  cmd.push_back("--");
+  cmd.insert(cmd.end(), compile_args.begin(), compile_args.end());
+
+  if (verbose) print_note("run: " + shell_command(cmd));
+  RunOptions ro;
+  // Quiet by contract unless --verbose; /dev/null also hides a crash message.
+  ro.out = verbose ? Stream::ToStderr : Stream::Null;
+  ro.err = verbose ? Stream::Inherit : Stream::Null;
+  ProcessResult pr = run_process(cmd, ro);
+
+  if (!pr.started)
+    r.why = "cannot run '" + cmd[0] + "': " + std::strerror(pr.start_errno);
+  else if (pr.term_signal)
+    r.why = "the instrumentor was killed by signal " + std::to_string(pr.term_signal) + " (" +
+            strsignal(pr.term_signal) + ")";
+  else if (pr.exit_code != 0)
+    r.why = "the instrumentor exited with status " + std::to_string(pr.exit_code);
+  else if (!file_exists(out))
+    r.why = "the instrumentor reported success but wrote no '" + out + "'";
+  else {
+    r.ok = true;
+    r.output = out;
+  }
+  return r;
+}
+
+}  // namespace hcc::driver

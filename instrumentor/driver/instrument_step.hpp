@@ -1,0 +1,43 @@
+// hcc driver — one source through hcc-instrument.
+//
+// Each source gets a private temp directory and its instrumented copy keeps
+// the source's base name there, so the compiler's default output names
+// (x.o, x.s, x.d, x.gcno …) stay those of the user's file.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+
+namespace hcc::driver {
+
+class TempDirs {
+ public:
+  // mkdtemp("$TMPDIR/hcc-XXXXXX"), /tmp when TMPDIR is unset or empty.
+  std::optional<std::string> create(std::string &error);
+  // Removes every directory made here with the files in it.
+  void remove_all();
+  const std::vector<std::string> &dirs() const { return dirs_; }
+
+ private:
+  std::vector<std::string> dirs_;
+};
+
+struct InstrumentResult {
+  bool ok = false;
+  std::string output;  // the instrumented copy (when ok)
+  std::string why;     // why not (for --hcc-verbose)
+};
+
+// Runs `instrumentor` (command words, [0] a path) on `input`:
+//   hcc-instrument [--verbose] --main-file-name=<path as typed> -o <tmp>/<base>
+//                  <source> -- <compile_args>
+// Its output is shown only when `verbose`.
+InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
+                                   const InputFile &input,
+                                   const std::vector<std::string> &compile_args,
+                                   TempDirs &temps, bool verbose);
+
+}  // namespace hcc::driver

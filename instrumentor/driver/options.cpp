@@ -1,0 +1,69 @@
+#include "options.hpp"
+
+#include <cctype>
+
+namespace hcc::driver {
+
+bool is_hcc_option(std::string_view arg) { return arg.rfind("--hcc-", 0) == 0; }
+
+std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
+                                            HccOptions &opts) {
+  std::optional<std::string> error;
+  std::vector<std::string> rest;
+  rest.reserve(args.size());
+  for (auto &arg : args) {
+    if (!is_hcc_option(arg)) {
+      rest.push_back(std::move(arg));
+      continue;
+    }
+    std::string_view a = arg;
+    if (a == "--hcc-off") {
+      opts.off = true;
+    } else if (a == "--hcc-keep") {
+      opts.keep = true;
+    } else if (a == "--hcc-verbose") {
+      opts.verbose = true;
+    } else if (a == "--hcc-version") {
+      opts.version = true;
+    } else if (a == "--hcc-show-config") {
+      opts.show_config = true;
+    } else if (a.rfind("--hcc-compiler=", 0) == 0) {
+      std::string cmd(a.substr(15));
+      if (split_command(cmd).empty()) {
+        if (!error) error = "option '--hcc-compiler=' needs a command, e.g. --hcc-compiler=gcc";
+      } else {
+        opts.compiler = std::move(cmd);
+      }
+    } else if (a == "--hcc-compiler") {
+      if (!error) error = "option '--hcc-compiler' needs a value: --hcc-compiler=CMD";
+    } else if (!error) {
+      error = "unknown option '" + arg +
+              "' (known: --hcc-compiler=CMD, --hcc-off, --hcc-keep, --hcc-verbose, "
+              "--hcc-version, --hcc-show-config)";
+    }
+  }
+  args = std::move(rest);
+  return error;
+}
+
+std::vector<std::string> split_command(std::string_view cmd) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < cmd.size()) {
+    while (i < cmd.size() && std::isspace(static_cast<unsigned char>(cmd[i]))) ++i;
+    size_t start = i;
+    while (i < cmd.size() && !std::isspace(static_cast<unsigned char>(cmd[i]))) ++i;
+    if (i > start) words.emplace_back(cmd.substr(start, i - start));
+  }
+  return words;
+}
+
+bool wrapper_switched_off(const char *env_value) {
+  if (!env_value) return false;
+  std::string v;
+  for (const char *p = env_value; *p; ++p)
+    v += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+  return v == "off" || v == "0" || v == "no" || v == "false";
+}
+
+}  // namespace hcc::driver

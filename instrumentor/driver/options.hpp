@@ -1,0 +1,39 @@
+// hcc driver — the driver's own `--hcc-*` options and environment switches.
+//
+// They are taken out of the argument list wherever they appear, so no
+// compiler ever sees them (a `--hcc-verbose` added to CFLAGS still works).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hcc::driver {
+
+struct HccOptions {
+  std::optional<std::string> compiler;  // --hcc-compiler=CMD
+  bool off = false;                     // --hcc-off
+  bool keep = false;                    // --hcc-keep
+  bool verbose = false;                 // --hcc-verbose
+  bool version = false;                 // --hcc-version
+  bool show_config = false;             // --hcc-show-config
+};
+
+// True for arguments that belong to the driver (start with "--hcc-").
+bool is_hcc_option(std::string_view arg);
+
+// Removes every `--hcc-*` argument from `args`, recording it in `opts`.
+// Returns an error message naming the first unknown or malformed option.
+std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
+                                            HccOptions &opts);
+
+// Splits a command such as "ccache gcc -m64" on blanks. No quoting: the
+// documented form of HCC_COMPILER/--hcc-compiler is a plain word list.
+std::vector<std::string> split_command(std::string_view cmd);
+
+// HCC_WRAPPER: "off", "0", "no", "false" (any case) turn the wrapper off;
+// unset, empty or anything else leaves it on.
+bool wrapper_switched_off(const char *env_value);
+
+}  // namespace hcc::driver

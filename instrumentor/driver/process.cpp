@@ -1,0 +1,166 @@
+#include "process.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace hcc::driver {
+namespace {
+
+volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_signal = 0;
+
+constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+void on_signal(int sig) {
+  g_signal = sig;
+  pid_t child = g_child;
+  if (child > 0) ::kill(child, sig);
+}
+
+std::vector<char *> c_argv(const std::vector<std::string> &argv) {
+  std::vector<char *> v;
+  v.reserve(argv.size() + 1);
+  for (const auto &a : argv) v.push_back(const_cast<char *>(a.c_str()));
+  v.push_back(nullptr);
+  return v;
+}
+
+// Reads both pipes until both reach end of file; poll so that a child filling
+// one pipe while we block on the other cannot deadlock.
+void drain(int out_fd, int err_fd, std::string &out, std::string &err) {
+  pollfd fds[2];
+  int nfds = 0;
+  if (out_fd >= 0) fds[nfds++] = {out_fd, POLLIN, 0};
+  if (err_fd >= 0) fds[nfds++] = {err_fd, POLLIN, 0};
+  char buf[16384];
+  while (nfds > 0) {
+    if (::poll(fds, static_cast<nfds_t>(nfds), -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int k = 0; k < nfds; ++k) {
+      if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n > 0) {
+        (fds[k].fd == out_fd ? out : err).append(buf, static_cast<size_t>(n));
+        continue;
+      }
+      ::close(fds[k].fd);  // EOF or error: this stream is done
+      fds[k] = fds[--nfds];
+      --k;
+    }
+  }
+}
+
+}  // namespace
+
+int ProcessResult::shell_status() const {
+  if (!started) return start_errno == ENOENT ? 127 : 126;
+  if (term_signal) return 128 + term_signal;
+  return exit_code;
+}
+
+void install_signal_forwarding() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  for (int sig : kForwarded) {
+    struct sigaction old {};
+    ::sigaction(sig, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) continue;  // e.g. nohup: keep ignoring
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+int received_signal() { return g_signal; }
+
+void die_of_signal(int sig) {
+  ::signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  ::raise(sig);
+  std::_Exit(128 + sig);  // the signal was ignored after all
+}
+
+ProcessResult run_process(const std::vector<std::string> &argv, const RunOptions &opts) {
+  ProcessResult r;
+  int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+
+  auto setup = [&](Stream s, int target, int pipe_fds[2]) -> bool {
+    switch (s) {
+      case Stream::Inherit:
+        return true;
+      case Stream::Null:
+        return posix_spawn_file_actions_addopen(&fa, target, "/dev/null", O_WRONLY, 0) == 0;
+      case Stream::ToStderr:
+        return posix_spawn_file_actions_adddup2(&fa, 2, target) == 0;
+      case Stream::Capture:
+        if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return false;
+        // dup2 clears close-on-exec on the child's copy only.
+        return posix_spawn_file_actions_adddup2(&fa, pipe_fds[1], target) == 0;
+    }
+    return false;
+  };
+  if (!setup(opts.out, 1, out_pipe) || !setup(opts.err, 2, err_pipe)) {
+    r.start_errno = errno ? errno : EIO;
+    posix_spawn_file_actions_destroy(&fa);
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
+      if (fd >= 0) ::close(fd);
+    return r;
+  }
+
+  auto cargv = c_argv(argv);
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (out_pipe[1] >= 0) ::close(out_pipe[1]);
+  if (err_pipe[1] >= 0) ::close(err_pipe[1]);
+  if (rc != 0) {
+    r.start_errno = rc;
+    if (out_pipe[0] >= 0) ::close(out_pipe[0]);
+    if (err_pipe[0] >= 0) ::close(err_pipe[0]);
+    return r;
+  }
+  r.started = true;
+  g_child = pid;
+  // A signal that came between spawn and here was not forwarded yet.
+  if (g_signal) ::kill(pid, g_signal);
+
+  drain(out_pipe[0], err_pipe[0], r.out, r.err);
+
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      status = 0;
+      break;
+    }
+  }
+  g_child = 0;
+  if (WIFSIGNALED(status))
+    r.term_signal = WTERMSIG(status);
+  else if (WIFEXITED(status))
+    r.exit_code = WEXITSTATUS(status);
+  return r;
+}
+
+void exec_process(const std::vector<std::string> &argv) {
+  auto cargv = c_argv(argv);
+  ::execv(cargv[0], cargv.data());
+}
+
+}  // namespace hcc::driver

@@ -1,0 +1,52 @@
+// hcc driver — running programs.
+//
+// posix_spawn (vfork-like, cheap even from a big process) and exec; never
+// system(): no shell between the user's arguments and the compiler.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hcc::driver {
+
+enum class Stream {
+  Inherit,   // the child writes where hcc writes
+  Capture,   // collected into ProcessResult
+  Null,      // /dev/null
+  ToStderr,  // (stdout only) sent to hcc's stderr
+};
+
+struct RunOptions {
+  Stream out = Stream::Inherit;
+  Stream err = Stream::Inherit;
+};
+
+struct ProcessResult {
+  bool started = false;
+  int start_errno = 0;   // why it did not start
+  int exit_code = 0;     // when it exited
+  int term_signal = 0;   // when a signal killed it
+  std::string out, err;  // captured streams
+
+  bool ok() const { return started && term_signal == 0 && exit_code == 0; }
+  // The status a shell would report: exit code, 128+signal, 127/126 when the
+  // program could not be started.
+  int shell_status() const;
+};
+
+// argv[0] is the program path (already looked up).
+ProcessResult run_process(const std::vector<std::string> &argv, const RunOptions &opts);
+
+// Replaces hcc by the program. Returns only if exec failed (errno is set).
+void exec_process(const std::vector<std::string> &argv);
+
+// While hcc waits for a child, SIGINT/SIGTERM/SIGHUP/SIGQUIT are recorded and
+// passed on to the child instead of killing hcc at once, so hcc can remove its
+// temporary files before it dies of the same signal.
+void install_signal_forwarding();
+int received_signal();  // 0 when none
+// Dies of `sig` with the default action, so the parent (make, ninja) sees
+// the signal, not an exit code.
+[[noreturn]] void die_of_signal(int sig);
+
+}  // namespace hcc::driver

@@ -1,0 +1,96 @@
+// The driver's own --hcc-* options, HCC_WRAPPER values, link flags and path
+// helpers.
+#include <gtest/gtest.h>
+
+#include "link_flags.hpp"
+#include "options.hpp"
+#include "paths.hpp"
+#include "test_util.hpp"
+
+using namespace hcc::driver;
+using Args = std::vector<std::string>;
+
+TEST(HccOptions, TakenOutWhereverTheyAre) {
+  Args a = {"--hcc-verbose", "-c", "x.c", "--hcc-keep", "--hcc-compiler=ccache gcc -m64",
+            "--hcc-off", "-o", "x.o", "--hcc-version", "--hcc-show-config"};
+  HccOptions o;
+  EXPECT_FALSE(take_hcc_options(a, o));
+  EXPECT_EQ(a, (Args{"-c", "x.c", "-o", "x.o"}));
+  EXPECT_TRUE(o.verbose && o.keep && o.off && o.version && o.show_config);
+  ASSERT_TRUE(o.compiler);
+  EXPECT_EQ(split_command(*o.compiler), (Args{"ccache", "gcc", "-m64"}));
+}
+
+TEST(HccOptions, UnknownOptionIsNamed) {
+  Args a = {"-c", "--hcc-verbos", "x.c"};
+  HccOptions o;
+  auto err = take_hcc_options(a, o);
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("'--hcc-verbos'"), std::string::npos) << *err;
+  EXPECT_EQ(a, (Args{"-c", "x.c"}));
+}
+
+TEST(HccOptions, CompilerNeedsAValue) {
+  for (std::string bad : {"--hcc-compiler", "--hcc-compiler=", "--hcc-compiler=  "}) {
+    Args a = {bad};
+    HccOptions o;
+    EXPECT_TRUE(take_hcc_options(a, o)) << bad;
+  }
+}
+
+TEST(HccOptions, WrapperSwitch) {
+  EXPECT_TRUE(wrapper_switched_off("off"));
+  EXPECT_TRUE(wrapper_switched_off("OFF"));
+  EXPECT_TRUE(wrapper_switched_off("0"));
+  EXPECT_TRUE(wrapper_switched_off("no"));
+  EXPECT_TRUE(wrapper_switched_off("false"));
+  EXPECT_FALSE(wrapper_switched_off(nullptr));
+  EXPECT_FALSE(wrapper_switched_off(""));
+  EXPECT_FALSE(wrapper_switched_off("on"));
+  EXPECT_FALSE(wrapper_switched_off("1"));
+}
+
+TEST(LinkFlags, RuntimeAndRpath) {
+  EXPECT_EQ(runtime_link_flags("/opt/hcc/lib"),
+            (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-lhcc"}));
+  // -Wl, would split a path with a comma.
+  EXPECT_EQ(runtime_link_flags("/opt/a,b/lib"),
+            (Args{"-L/opt/a,b/lib", "-Xlinker", "-rpath", "-Xlinker", "/opt/a,b/lib", "-lhcc"}));
+}
+
+TEST(Paths, Helpers) {
+  EXPECT_EQ(dir_name("src/x.c"), "src");
+  EXPECT_EQ(dir_name("x.c"), ".");
+  EXPECT_EQ(dir_name("/x.c"), "/");
+  EXPECT_EQ(dir_name("a//x.c"), "a");
+  EXPECT_EQ(base_name("a/b/x.c"), "x.c");
+  EXPECT_EQ(strip_extension("obj/x.o"), "obj/x");
+  EXPECT_EQ(strip_extension("obj/x.foo.o"), "obj/x.foo");
+  EXPECT_EQ(strip_extension("a.b/noext"), "a.b/noext");
+  EXPECT_EQ(strip_extension(".hidden"), ".hidden");
+}
+
+TEST(Paths, LayoutIsRelativeToTheExecutable) {
+  Layout l = layout_for("/opt/tools/hcc-1/bin/hcc");
+  EXPECT_EQ(l.prefix, "/opt/tools/hcc-1");
+  EXPECT_EQ(l.instrumentor, "/opt/tools/hcc-1/libexec/hcc/hcc-instrument");
+  EXPECT_EQ(l.lib_dir, "/opt/tools/hcc-1/lib");
+  EXPECT_EQ(l.runtime_library, "/opt/tools/hcc-1/lib/libhcc.so");
+  EXPECT_EQ(l.include_dir, "/opt/tools/hcc-1/include");
+  EXPECT_EQ(l.prelude, "/opt/tools/hcc-1/include/hcc/detail/inject.h");
+}
+
+TEST(Paths, RuntimeInTheInstallLibdirIsFound) {
+  hcc_test::ScratchDir d;
+  hcc_test::write_file(d / "bin/hcc", "", true);
+  InstallDirs dirs;
+  dirs.lib = "lib64";
+  EXPECT_EQ(layout_for(d / "bin/hcc", dirs).lib_dir, d / "lib");  // nothing there: the default
+  hcc_test::write_file(d / "lib64/libhcc.so", "");
+  EXPECT_EQ(layout_for(d / "bin/hcc", dirs).lib_dir, d / "lib64");
+  hcc_test::write_file(d / "lib/libhcc.so", "");
+  EXPECT_EQ(layout_for(d / "bin/hcc", dirs).lib_dir, d / "lib");  // lib/ first
+  dirs.lib = "/usr/lib64";  // absolute: ignored, hcc stays relocatable
+  dirs.libexec = "/usr/libexec/hcc";
+  EXPECT_EQ(layout_for(d / "bin/hcc", dirs).instrumentor, d / "libexec/hcc/hcc-instrument");
+}
