@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "profile.hpp"
 
@@ -17,5 +18,27 @@ void write_cubex(const Profile &p, const std::string &path);
 // Reads a .cubex file. Throws std::runtime_error naming the file and what is
 // wrong with it (not a tar archive, missing anchor.xml, bad row count ...).
 Profile read_cubex(const std::string &path);
+
+// The anchor.xml text for `p` exactly as CubeLib's scanner wants it, before
+// the container padding rule is applied (write_cubex appends one newline when
+// this size is a multiple of 512). Exposed for tests and diagnostics.
+std::string anchor_xml(const Profile &p);
+
+// Row orders of N.data (FORMATS.md): entry i is the call path id stored in
+// row i. Children are taken in id order, roots concatenated in id order.
+// EXCLUSIVE metrics: depth-first pre-order.
+std::vector<int> exclusive_row_order(const Profile &p);
+// INCLUSIVE metrics: per root, the root, then all children of a node before
+// descending into each child in turn (main{foo{bar},baz} -> main foo baz bar).
+std::vector<int> inclusive_row_order(const Profile &p);
+
+// The order in which locations appear in the written system tree: grouped by
+// host (in order of each host's lowest rank), then rank, then thread. Entry i
+// is the model location written with Id i, i.e. stored in data column i.
+// CubeLib honours location Ids when reading, but its tools that copy a cube
+// (cube_clean, cube_merge, ...) pair data columns with locations in document
+// order, so we always write Ids in document order. A profile whose locations
+// are already in this order (the usual case) keeps its location ids.
+std::vector<int> location_file_order(const Profile &p);
 
 }  // namespace hcc::profile

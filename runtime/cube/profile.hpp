@@ -10,7 +10,11 @@
 
 namespace hcc::profile {
 
-enum class DType { Double, UInt64 };
+// Value type of a metric; the model stores every value as a double.
+// Double and UInt64 are what the runtime produces. The others appear when
+// reading foreign (Score-P) files: Int64 is a signed count, MinDouble and
+// MaxDouble aggregate over a subtree with min/max instead of a sum.
+enum class DType { Double, UInt64, Int64, MinDouble, MaxDouble };
 
 // How CUBE stores a metric's rows. The model itself always keeps EXCLUSIVE
 // values; the writer converts for INCLUSIVE metrics (Score-P's `time`).

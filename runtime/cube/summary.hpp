@@ -7,9 +7,11 @@
 
 namespace hcc::profile {
 
-// Flat profile in pprof's columns, summed over all locations and sorted by
-// exclusive time, followed by the hottest call paths.
-std::string flat_profile_text(const Profile &p);
+// Flat profile in pprof's columns, summed over all locations (or for one
+// location when `location >= 0`) and sorted by exclusive time, followed by
+// the hottest call paths. Metrics other than time and visits become extra
+// columns.
+std::string flat_profile_text(const Profile &p, int location = -1);
 
 // The call tree with inclusive/exclusive time and visits per node, summed over
 // locations (or for one location when `location >= 0`).

@@ -1,0 +1,13 @@
+// hcc-report — find the profile a user means.
+#pragma once
+
+#include <string>
+
+namespace hcc::report {
+
+// `arg` is a .cubex file, a directory holding profile.cubex, or empty: then
+// the newest directory named hcc-* in `cwd` (by modification time) is used.
+// Throws std::runtime_error naming what was looked for and where.
+std::string locate_profile(const std::string &arg, const std::string &cwd = ".");
+
+}  // namespace hcc::report

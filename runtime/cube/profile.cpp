@@ -1,0 +1,112 @@
+// hcc — queries and invariants of the in-memory profile model.
+#include "profile.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace hcc::profile {
+
+int Profile::metric_index(const std::string &uniq_name) const {
+  for (std::size_t m = 0; m < metrics.size(); ++m)
+    if (metrics[m].uniq_name == uniq_name) return static_cast<int>(m);
+  return -1;
+}
+
+std::vector<std::vector<int>> children_of(const Profile &p) {
+  std::vector<std::vector<int>> children(p.cnodes.size());
+  for (std::size_t c = 0; c < p.cnodes.size(); ++c) {
+    const int parent = p.cnodes[c].parent;
+    // Out-of-range parents are validate()'s business; skipping them here keeps
+    // this usable on half-built profiles (e.g. in error messages).
+    if (parent >= 0 && static_cast<std::size_t>(parent) < p.cnodes.size())
+      children[static_cast<std::size_t>(parent)].push_back(static_cast<int>(c));
+  }
+  return children;
+}
+
+std::vector<int> roots(const Profile &p) {
+  std::vector<int> r;
+  for (std::size_t c = 0; c < p.cnodes.size(); ++c)
+    if (p.cnodes[c].parent < 0) r.push_back(static_cast<int>(c));
+  return r;
+}
+
+std::vector<double> inclusive(const Profile &p, std::size_t m) {
+  if (m >= p.metrics.size() || m >= p.excl.size())
+    throw std::out_of_range("inclusive(): no metric with id " + std::to_string(m));
+  std::vector<double> incl = p.excl[m];
+  const std::size_t nl = p.nloc();
+  if (incl.size() != p.cnodes.size() * nl)
+    throw std::runtime_error("inclusive(): value matrix of metric '" + p.metrics[m].uniq_name +
+                             "' has " + std::to_string(incl.size()) + " values, expected " +
+                             std::to_string(p.cnodes.size() * nl));
+  const DType t = p.metrics[m].dtype;
+  // Parents have smaller ids than their children, so one backward sweep folds
+  // every finished subtree into its parent.
+  for (std::size_t c = p.cnodes.size(); c-- > 0;) {
+    const int parent = p.cnodes[c].parent;
+    if (parent < 0) continue;
+    double *dst = &incl[static_cast<std::size_t>(parent) * nl];
+    const double *src = &incl[c * nl];
+    for (std::size_t l = 0; l < nl; ++l) {
+      if (t == DType::MinDouble)
+        dst[l] = std::min(dst[l], src[l]);
+      else if (t == DType::MaxDouble)
+        dst[l] = std::max(dst[l], src[l]);
+      else
+        dst[l] += src[l];
+    }
+  }
+  return incl;
+}
+
+namespace {
+[[noreturn]] void invalid(const std::string &what) {
+  throw std::runtime_error("invalid profile: " + what);
+}
+}  // namespace
+
+void validate(const Profile &p) {
+  const std::size_t nm = p.metrics.size(), nr = p.regions.size(), nc = p.cnodes.size();
+  if (p.metrics.empty()) invalid("no metrics");
+  if (p.locations.empty()) invalid("no locations");
+  for (std::size_t m = 0; m < nm; ++m) {
+    const Metric &met = p.metrics[m];
+    if (met.uniq_name.empty()) invalid("metric " + std::to_string(m) + " has no uniq_name");
+    for (std::size_t o = 0; o < m; ++o)
+      if (p.metrics[o].uniq_name == met.uniq_name)
+        invalid("metric uniq_name '" + met.uniq_name + "' used twice (ids " + std::to_string(o) +
+                " and " + std::to_string(m) + ")");
+    if (met.parent < -1 || met.parent >= static_cast<int>(nm) || met.parent == static_cast<int>(m))
+      invalid("metric '" + met.uniq_name + "' has bad parent " + std::to_string(met.parent));
+    // Walk up: a cycle in the metric tree would make the writer recurse forever.
+    int up = met.parent;
+    for (std::size_t steps = 0; up >= 0; ++steps) {
+      if (steps > nm) invalid("metric tree has a cycle through '" + met.uniq_name + "'");
+      up = p.metrics[static_cast<std::size_t>(up)].parent;
+    }
+  }
+  for (std::size_t c = 0; c < nc; ++c) {
+    const CallNode &cn = p.cnodes[c];
+    if (cn.region < 0 || cn.region >= static_cast<int>(nr))
+      invalid("call path " + std::to_string(c) + " names region " + std::to_string(cn.region) +
+              " but there are " + std::to_string(nr) + " regions");
+    if (cn.parent < -1 || cn.parent >= static_cast<int>(c))
+      invalid("call path " + std::to_string(c) + " has parent " + std::to_string(cn.parent) +
+              " (parents must come before their children)");
+  }
+  for (std::size_t l = 0; l < p.locations.size(); ++l)
+    if (p.locations[l].rank < 0 || p.locations[l].thread < 0)
+      invalid("location " + std::to_string(l) + " has a negative rank or thread");
+  if (p.excl.size() != nm)
+    invalid("value matrices for " + std::to_string(p.excl.size()) + " metrics, but " +
+            std::to_string(nm) + " metrics defined");
+  for (std::size_t m = 0; m < nm; ++m)
+    if (p.excl[m].size() != nc * p.nloc())
+      invalid("metric '" + p.metrics[m].uniq_name + "' has " + std::to_string(p.excl[m].size()) +
+              " values, expected " + std::to_string(nc) + " call paths x " +
+              std::to_string(p.nloc()) + " locations");
+}
+
+}  // namespace hcc::profile

@@ -1,0 +1,322 @@
+// hcc — the readable summary: pprof-style flat profile, hottest call paths,
+// call tree. Only `time` and `visits` are known by name (they fill pprof's
+// columns); every other metric becomes extra columns, so new metrics (MPI
+// bytes, PAPI counters) show up without changes here.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "summary.hpp"
+
+namespace hcc::profile {
+namespace {
+
+// Seconds per unit of the time metric's uom (Score-P and we use "sec").
+double seconds_per_unit(const std::string &uom) {
+  if (uom == "ms" || uom == "msec") return 1e-3;
+  if (uom == "us" || uom == "usec") return 1e-6;
+  if (uom == "ns" || uom == "nsec") return 1e-9;
+  return 1.0;
+}
+
+bool is_integer(DType t) { return t == DType::UInt64 || t == DType::Int64; }
+
+// Combines two values of a metric the way CUBE aggregates that data type.
+double combine(DType t, double a, double b) {
+  if (t == DType::MinDouble) return std::min(a, b);
+  if (t == DType::MaxDouble) return std::max(a, b);
+  return a + b;
+}
+double neutral(DType t) {
+  if (t == DType::MinDouble) return std::numeric_limits<double>::infinity();
+  if (t == DType::MaxDouble) return -std::numeric_limits<double>::infinity();
+  return 0.0;
+}
+
+std::string format_value(double v, DType t) {
+  if (std::isinf(v)) return "-";
+  if (is_integer(t)) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.6g}", v);
+}
+
+// A text table: right-aligned numeric columns, last column left-aligned,
+// widths from the widest cell, two spaces between columns.
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::string render() const {
+    std::vector<std::size_t> w(header.size());
+    for (std::size_t i = 0; i < header.size(); ++i) w[i] = header[i].size();
+    for (const auto &r : rows)
+      for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], r[i].size());
+    auto line = [&](const std::vector<std::string> &cells) {
+      std::string out;
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        if (i) out += "  ";
+        if (i + 1 == cells.size()) out += cells[i];  // Name: no padding
+        else out += fmt::format("{:>{}}", cells[i], w[i]);
+      }
+      return out + "\n";
+    };
+    std::string out = line(header);
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) total += w[i] + (i ? 2 : 0);
+    out += std::string(std::min<std::size_t>(total, 100), '-') + "\n";
+    for (const auto &r : rows) out += line(r);
+    return out;
+  }
+};
+
+// Everything the views need, computed once: per-metric inclusive matrices
+// and per-call-path sums over the selected locations.
+struct View {
+  const Profile &p;
+  int loc;  // -1 = all locations
+  int time = -1, visits = -1;
+  double to_sec = 1.0;
+  std::vector<int> extra;                  // metrics shown as extra columns
+  std::vector<std::vector<double>> excl;   // [m][c] summed over selected locations
+  std::vector<std::vector<double>> incl;   // [m][c]
+
+  View(const Profile &prof, int location) : p(prof), loc(location) {
+    time = p.metric_index("time");
+    visits = p.metric_index("visits");
+    if (time >= 0) to_sec = seconds_per_unit(p.metrics[static_cast<std::size_t>(time)].uom);
+    for (std::size_t m = 0; m < p.metrics.size(); ++m)
+      if (static_cast<int>(m) != time && static_cast<int>(m) != visits) extra.push_back(static_cast<int>(m));
+    const std::size_t nc = p.cnodes.size(), nl = p.nloc();
+    excl.resize(p.metrics.size());
+    incl.resize(p.metrics.size());
+    for (std::size_t m = 0; m < p.metrics.size(); ++m) {
+      const DType t = p.metrics[m].dtype;
+      const std::vector<double> in = inclusive(p, m);
+      excl[m].assign(nc, neutral(t));
+      incl[m].assign(nc, neutral(t));
+      for (std::size_t c = 0; c < nc; ++c)
+        for (std::size_t l = 0; l < nl; ++l) {
+          if (loc >= 0 && static_cast<int>(l) != loc) continue;
+          excl[m][c] = combine(t, excl[m][c], p.excl[m][c * nl + l]);
+          incl[m][c] = combine(t, incl[m][c], in[c * nl + l]);
+        }
+    }
+  }
+  double excl_sec(std::size_t c) const { return time >= 0 ? excl[static_cast<std::size_t>(time)][c] * to_sec : 0.0; }
+  double incl_sec(std::size_t c) const { return time >= 0 ? incl[static_cast<std::size_t>(time)][c] * to_sec : 0.0; }
+  double visits_of(std::size_t c) const { return visits >= 0 ? excl[static_cast<std::size_t>(visits)][c] : 0.0; }
+  double total_sec() const {
+    double t = 0;
+    for (int r : roots(p)) t += incl_sec(static_cast<std::size_t>(r));
+    return t;
+  }
+  std::string scope() const {
+    if (loc < 0) return fmt::format("summed over {} location{}", p.nloc(), p.nloc() == 1 ? "" : "s");
+    const Location &l = p.locations[static_cast<std::size_t>(loc)];
+    return fmt::format("location {} (rank {}, thread {})", loc, l.rank, l.thread);
+  }
+};
+
+std::string path_name(const Profile &p, int c) {
+  std::vector<int> chain;
+  for (int n = c; n >= 0; n = p.cnodes[static_cast<std::size_t>(n)].parent) chain.push_back(n);
+  std::string out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    if (!out.empty()) out += " \u2192 ";
+    out += p.regions[static_cast<std::size_t>(p.cnodes[static_cast<std::size_t>(*it)].region)].name;
+  }
+  return out;
+}
+
+std::string flat_text(const View &v) {
+  const Profile &p = v.p;
+  const std::size_t nr = p.regions.size(), nc = p.cnodes.size();
+  struct Row {
+    bool used = false;
+    double excl = 0, incl = 0, calls = 0, subrs = 0;
+    std::vector<double> x_excl, x_incl;  // extra metrics
+  };
+  std::vector<Row> rows(nr);
+  for (auto &r : rows) {
+    for (int m : v.extra) {
+      r.x_excl.push_back(neutral(p.metrics[static_cast<std::size_t>(m)].dtype));
+      r.x_incl.push_back(neutral(p.metrics[static_cast<std::size_t>(m)].dtype));
+    }
+  }
+  // A region's inclusive value counts only its outermost call paths, so a
+  // recursive function is not counted once per recursion level (as pprof).
+  // Pre-order walk with enter/leave events keeps "is the region active".
+  const auto children = children_of(p);
+  std::vector<int> active(nr, 0);
+  std::vector<int> stack;
+  for (int root : roots(p)) {
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const int e = stack.back();
+      stack.pop_back();
+      if (e < 0) {
+        --active[static_cast<std::size_t>(p.cnodes[static_cast<std::size_t>(~e)].region)];
+        continue;
+      }
+      const std::size_t c = static_cast<std::size_t>(e);
+      const std::size_t r = static_cast<std::size_t>(p.cnodes[c].region);
+      Row &row = rows[r];
+      row.used = true;
+      const bool outermost = active[r] == 0;
+      row.excl += v.excl_sec(c);
+      row.calls += v.visits_of(c);
+      for (int ch : children[c]) row.subrs += v.visits_of(static_cast<std::size_t>(ch));
+      if (outermost) row.incl += v.incl_sec(c);
+      for (std::size_t k = 0; k < v.extra.size(); ++k) {
+        const std::size_t m = static_cast<std::size_t>(v.extra[k]);
+        const DType t = p.metrics[m].dtype;
+        row.x_excl[k] = combine(t, row.x_excl[k], v.excl[m][c]);
+        if (outermost) row.x_incl[k] = combine(t, row.x_incl[k], v.incl[m][c]);
+      }
+      ++active[r];
+      stack.push_back(~e);
+      stack.insert(stack.end(), children[c].rbegin(), children[c].rend());
+    }
+  }
+  (void)nc;
+
+  std::vector<std::size_t> order;
+  for (std::size_t r = 0; r < nr; ++r)
+    if (rows[r].used) order.push_back(r);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (rows[a].excl != rows[b].excl) return rows[a].excl > rows[b].excl;
+    return rows[a].incl > rows[b].incl;
+  });
+
+  const double total = v.total_sec();
+  Table t;
+  t.header = {"%Time", "Exclusive msec", "Inclusive total msec", "#Call", "#Subrs", "Inclusive usec/call"};
+  for (int m : v.extra) {
+    t.header.push_back(p.metrics[static_cast<std::size_t>(m)].uniq_name + " excl");
+    t.header.push_back(p.metrics[static_cast<std::size_t>(m)].uniq_name + " incl");
+  }
+  t.header.push_back("Name");
+  for (std::size_t r : order) {
+    const Row &row = rows[r];
+    std::vector<std::string> cells = {
+        fmt::format("{:.1f}", total > 0 ? 100.0 * row.incl / total : 0.0),
+        fmt::format("{:.3f}", row.excl * 1e3),
+        fmt::format("{:.3f}", row.incl * 1e3),
+        fmt::format("{:.0f}", row.calls),
+        fmt::format("{:.0f}", row.subrs),
+        fmt::format("{:.3f}", row.calls > 0 ? row.incl * 1e6 / row.calls : 0.0),
+    };
+    for (std::size_t k = 0; k < v.extra.size(); ++k) {
+      const DType dt = p.metrics[static_cast<std::size_t>(v.extra[k])].dtype;
+      cells.push_back(format_value(row.x_excl[k], dt));
+      cells.push_back(format_value(row.x_incl[k], dt));
+    }
+    cells.push_back(p.regions[r].name);
+    t.rows.push_back(std::move(cells));
+  }
+  std::string out = fmt::format("FLAT PROFILE ({}, sorted by exclusive time)\n", v.scope());
+  if (v.time < 0) out += "(this profile has no 'time' metric; time columns are 0)\n";
+  return out + t.render();
+}
+
+std::string hot_paths_text(const View &v, std::size_t top) {
+  const Profile &p = v.p;
+  std::vector<int> order(p.cnodes.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return v.excl_sec(static_cast<std::size_t>(a)) > v.excl_sec(static_cast<std::size_t>(b)); });
+  if (order.size() > top) order.resize(top);
+  const double total = v.total_sec();
+  Table t;
+  t.header = {"Exclusive msec", "%Time", "Visits", "Call path"};
+  for (int c : order) {
+    const std::size_t cc = static_cast<std::size_t>(c);
+    t.rows.push_back({fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
+                      fmt::format("{:.1f}", total > 0 ? 100.0 * v.excl_sec(cc) / total : 0.0),
+                      fmt::format("{:.0f}", v.visits_of(cc)), path_name(p, c)});
+  }
+  return fmt::format("HOTTEST CALL PATHS (top {} by exclusive time, {})\n", top, v.scope()) + t.render();
+}
+
+std::string tree_text(const View &v) {
+  const Profile &p = v.p;
+  Table t;
+  t.header = {"Incl msec", "Excl msec", "Visits"};
+  for (int m : v.extra) {
+    t.header.push_back(p.metrics[static_cast<std::size_t>(m)].uniq_name + " incl");
+    t.header.push_back(p.metrics[static_cast<std::size_t>(m)].uniq_name + " excl");
+  }
+  t.header.push_back("Call path");
+  const auto children = children_of(p);
+  std::vector<std::pair<int, int>> stack;  // (cnode, depth)
+  const auto rs = roots(p);
+  for (auto it = rs.rbegin(); it != rs.rend(); ++it) stack.push_back({*it, 0});
+  while (!stack.empty()) {
+    const auto [c, depth] = stack.back();
+    stack.pop_back();
+    const std::size_t cc = static_cast<std::size_t>(c);
+    std::vector<std::string> cells = {fmt::format("{:.3f}", v.incl_sec(cc) * 1e3),
+                                      fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
+                                      fmt::format("{:.0f}", v.visits_of(cc))};
+    for (int m : v.extra) {
+      const std::size_t mm = static_cast<std::size_t>(m);
+      cells.push_back(format_value(v.incl[mm][cc], p.metrics[mm].dtype));
+      cells.push_back(format_value(v.excl[mm][cc], p.metrics[mm].dtype));
+    }
+    cells.push_back(std::string(2 * static_cast<std::size_t>(depth), ' ') +
+                    p.regions[static_cast<std::size_t>(p.cnodes[cc].region)].name);
+    t.rows.push_back(std::move(cells));
+    for (auto it = children[cc].rbegin(); it != children[cc].rend(); ++it) stack.push_back({*it, depth + 1});
+  }
+  return fmt::format("CALL TREE ({})\n", v.scope()) + t.render();
+}
+
+std::string program_name(const Profile &p) {
+  for (const char *key : {"program", "hcc.program", "executable"})
+    for (const auto &kv : p.attrs)
+      if (kv.first == key && !kv.second.empty()) return kv.second;
+  const auto rs = roots(p);
+  if (!rs.empty()) return p.regions[static_cast<std::size_t>(p.cnodes[static_cast<std::size_t>(rs.front())].region)].name;
+  return "(unknown)";
+}
+
+}  // namespace
+
+std::string flat_profile_text(const Profile &p, int location) {
+  if (location >= static_cast<int>(p.nloc()))
+    return fmt::format("no location {} (the profile has {})\n", location, p.nloc());
+  const View v(p, location);
+  return flat_text(v) + "\n" + hot_paths_text(v, 10);
+}
+
+std::string call_tree_text(const Profile &p, int location) {
+  if (location >= static_cast<int>(p.nloc()))
+    return fmt::format("no location {} (the profile has {})\n", location, p.nloc());
+  return tree_text(View(p, location));
+}
+
+std::string summary_text(const Profile &p) {
+  const View v(p, -1);
+  std::vector<int> ranks;
+  for (const auto &l : p.locations) ranks.push_back(l.rank);
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  std::string metrics;
+  for (const auto &m : p.metrics) metrics += (metrics.empty() ? "" : ", ") + m.uniq_name + " [" + m.uom + "]";
+
+  std::string out = "hcc profile summary\n";
+  out += fmt::format("Program:    {}\n", program_name(p));
+  out += fmt::format("Locations:  {} ({} process{}, {} thread{})\n", p.nloc(), ranks.size(),
+                     ranks.size() == 1 ? "" : "es", p.nloc(), p.nloc() == 1 ? "" : "s");
+  out += fmt::format("Total time: {:.6f} s (inclusive time of the root call paths, summed over locations)\n",
+                     v.total_sec());
+  out += fmt::format("Call paths: {}, regions: {}\n", p.cnodes.size(), p.regions.size());
+  out += fmt::format("Metrics:    {}\n\n", metrics);
+  out += flat_text(v) + "\n" + hot_paths_text(v, 10) + "\n" + tree_text(v);
+  return out;
+}
+
+}  // namespace hcc::profile

@@ -1,0 +1,170 @@
+// hcc-report, the built binary: JSON shape and values, text views, how it
+// finds the profile, and its errors (exit code 2, naming what is wrong).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cubex.hpp"
+#include "test_util.hpp"
+
+using namespace hcc_test;
+using nlohmann::json;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string quote(const std::string &s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs hcc-report with `args` in directory `cwd`.
+Result report(const std::string &args, const std::string &cwd = ".") {
+  TempDir errdir;
+  const std::string errfile = errdir.file("stderr");
+  const std::string cmd = "cd " + quote(cwd) + " && " + quote(HCC_REPORT_EXE) + " " + args + " 2>" + quote(errfile);
+  Result r;
+  FILE *f = ::popen(cmd.c_str(), "r");
+  if (!f) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
+  const int st = ::pclose(f);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  std::ifstream e(errfile);
+  r.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
+  return r;
+}
+
+}  // namespace
+
+TEST(Report, JsonShapeAndValues) {
+  TempDir d;
+  write_cubex(sample_profile(), d.file("profile.cubex"));
+  const Result r = report("--json " + quote(d.file("profile.cubex")));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+
+  // Keys in the documented order.
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys, (std::vector<std::string>{"callpaths", "locations", "metrics", "regions", "version"}));
+  EXPECT_LT(r.out.find("\"version\""), r.out.find("\"metrics\""));
+  EXPECT_LT(r.out.find("\"regions\""), r.out.find("\"callpaths\""));
+  EXPECT_EQ(j["version"], 1);
+
+  EXPECT_EQ(j["metrics"], json::parse(R"([{"name":"time","unit":"s"},{"name":"visits","unit":"occ"}])"));
+  EXPECT_EQ(j["locations"], json::parse(R"([{"id":0,"rank":0,"thread":0,"name":"thread 0"},
+                                            {"id":1,"rank":0,"thread":1,"name":"thread 1"}])"));
+  ASSERT_EQ(j["regions"].size(), 4u);
+  EXPECT_EQ(j["regions"][3], json::parse(R"({"id":3,"name":"baz","file":"lib.c","line":5,"end_line":9,"kind":"function"})"));
+
+  ASSERT_EQ(j["callpaths"].size(), 4u);
+  const json &main = j["callpaths"][0];
+  EXPECT_EQ(main["id"], 0);
+  EXPECT_EQ(main["parent"], -1);
+  EXPECT_EQ(main["region"], 0);
+  EXPECT_EQ(j["callpaths"][2]["parent"], 1);
+  EXPECT_EQ(j["callpaths"][2]["region"], 2);
+  // time: floating seconds; visits: integers; incl = subtree sums.
+  EXPECT_DOUBLE_EQ(main["values"]["time"]["incl"][0].get<double>(), 15.0);
+  EXPECT_DOUBLE_EQ(main["values"]["time"]["incl"][1].get<double>(), 150.0);
+  EXPECT_DOUBLE_EQ(main["values"]["time"]["excl"][1].get<double>(), 10.0);
+  EXPECT_TRUE(main["values"]["time"]["excl"][0].is_number_float());
+  EXPECT_TRUE(main["values"]["visits"]["excl"][0].is_number_integer());
+  EXPECT_EQ(main["values"]["visits"]["excl"], json::parse("[1, 2]"));
+  EXPECT_EQ(main["values"]["visits"]["incl"], json::parse("[1111, 1115]"));
+  EXPECT_EQ(j["callpaths"][3]["values"]["visits"]["excl"], json::parse("[1000, 1001]"));
+}
+
+TEST(Report, JsonCarriesEveryMetricAndRestrictsToALocation) {
+  TempDir d;
+  Profile p = sample_profile();
+  p.metrics.push_back(metric("bytes_sent", "bytes", DType::UInt64, CubeType::Exclusive));
+  p.excl.push_back({0, 0, 0, 0, 512, 1024, 0, 0});
+  write_cubex(p, d.file("profile.cubex"));
+  const Result r = report("--json --location 1 " + quote(d.file("profile.cubex")));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["metrics"][2], json::parse(R"({"name":"bytes_sent","unit":"bytes"})"));
+  ASSERT_EQ(j["locations"].size(), 1u);
+  EXPECT_EQ(j["locations"][0]["id"], 1);
+  EXPECT_EQ(j["callpaths"][2]["values"]["bytes_sent"]["excl"], json::parse("[1024]"));
+  EXPECT_EQ(j["callpaths"][0]["values"]["bytes_sent"]["incl"], json::parse("[1024]"));
+}
+
+TEST(Report, DefaultViewIsTheFlatProfileAndTreeIsTheTree) {
+  TempDir d;
+  write_cubex(sample_profile(), d.file("profile.cubex"));
+  const Result flat = report(quote(d.file("profile.cubex")));
+  ASSERT_EQ(flat.status, 0) << flat.err;
+  EXPECT_NE(flat.out.find("FLAT PROFILE"), std::string::npos) << flat.out;
+  EXPECT_NE(flat.out.find("Exclusive msec"), std::string::npos);
+  EXPECT_EQ(flat.out.find("CALL TREE"), std::string::npos);
+  const Result tree = report("--tree " + quote(d.file("profile.cubex")));
+  ASSERT_EQ(tree.status, 0) << tree.err;
+  EXPECT_NE(tree.out.find("CALL TREE"), std::string::npos) << tree.out;
+  EXPECT_NE(tree.out.find("      bar"), std::string::npos) << tree.out;  // depth 2
+}
+
+TEST(Report, DirectoryArgumentAndNewestRunDirectory) {
+  TempDir d;
+  fs::create_directory(d.path / "hcc-old");
+  fs::create_directory(d.path / "hcc-new");
+  fs::create_directory(d.path / "other");
+  Profile older = sample_profile();
+  older.regions[0].name = "old_main";
+  write_cubex(older, (d.path / "hcc-old" / "profile.cubex").string());
+  write_cubex(sample_profile(), (d.path / "hcc-new" / "profile.cubex").string());
+  fs::last_write_time(d.path / "hcc-old", fs::file_time_type::clock::now() - std::chrono::hours(1));
+  fs::last_write_time(d.path / "hcc-new", fs::file_time_type::clock::now());
+
+  const Result dir = report("--json " + quote((d.path / "hcc-old").string()));
+  ASSERT_EQ(dir.status, 0) << dir.err;
+  EXPECT_EQ(json::parse(dir.out)["regions"][0]["name"], "old_main");
+
+  const Result newest = report("--json", d.path.string());
+  ASSERT_EQ(newest.status, 0) << newest.err;
+  EXPECT_EQ(json::parse(newest.out)["regions"][0]["name"], "main");
+}
+
+TEST(Report, BadInputExitsWith2AndNamesIt) {
+  TempDir d;
+  const Result missing = report(quote(d.file("nope.cubex")));
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find(d.file("nope.cubex")), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("No such file"), std::string::npos) << missing.err;
+  EXPECT_TRUE(missing.out.empty());
+
+  put_file(d.file("text.cubex"), "just text\n");
+  const Result notcube = report(quote(d.file("text.cubex")));
+  EXPECT_EQ(notcube.status, 2);
+  EXPECT_NE(notcube.err.find("not a .cubex file"), std::string::npos) << notcube.err;
+
+  fs::create_directory(d.path / "emptydir");
+  const Result nodir = report(quote((d.path / "emptydir").string()));
+  EXPECT_EQ(nodir.status, 2);
+  EXPECT_NE(nodir.err.find("emptydir contains no profile.cubex"), std::string::npos) << nodir.err;
+
+  const Result norun = report("", (d.path / "emptydir").string());
+  EXPECT_EQ(norun.status, 2);
+  EXPECT_NE(norun.err.find("no hcc-* directory"), std::string::npos) << norun.err;
+
+  write_cubex(sample_profile(), d.file("profile.cubex"));
+  const Result badloc = report("--location 7 " + quote(d.file("profile.cubex")));
+  EXPECT_EQ(badloc.status, 2);
+  EXPECT_NE(badloc.err.find("no location 7"), std::string::npos) << badloc.err;
+
+  const Result badopt = report("--frobnicate");
+  EXPECT_EQ(badopt.status, 2);
+}
