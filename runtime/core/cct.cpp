@@ -1,0 +1,92 @@
+// hcc runtime — CCT node lookup and the per-thread arena (see cct.hpp).
+#include "cct.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace hcc::rt {
+
+Node g_no_child = {kNoRegion, 0, nullptr, 0, 0, nullptr, nullptr, nullptr, nullptr, 0, 0};
+
+namespace {
+constexpr uint32_t kListMax = 8;          // siblings walked before switching to a table
+constexpr size_t kChunkBytes = 256 * 1024;  // ~3500 nodes per chunk
+}  // namespace
+
+void *Arena::alloc(size_t bytes) {
+  bytes = (bytes + 15) & ~size_t(15);
+  if (size_t(end_ - cur_) < bytes) {
+    size_t chunk = bytes > kChunkBytes ? bytes : kChunkBytes;
+    // The rest of the old chunk is abandoned: simpler than a free list, and
+    // at most one node's worth per chunk.
+    char *p = static_cast<char *>(std::calloc(1, chunk));
+    if (!p) {
+      std::fputs("hcc: error: out of memory for the call tree\n", stderr);
+      std::abort();
+    }
+    cur_ = p;
+    end_ = p + chunk;
+  }
+  void *r = cur_;
+  cur_ += bytes;
+  return r;
+}
+
+void cct_init(Cct &c, uint32_t n_extra) {
+  std::memset(&c.root, 0, sizeof c.root);
+  c.root.region = kNoRegion;
+  c.root.cache = &g_no_child;
+  c.n_extra = n_extra;
+  c.next_seq = 0;
+}
+
+namespace {
+
+void table_insert(Node **table, uint32_t mask, Node *n) {
+  uint32_t i = n->region & mask;  // ids are dense small integers: identity hashes well
+  while (table[i]) i = (i + 1) & mask;
+  table[i] = n;
+}
+
+// Rebuilds the table at twice the size. The old one stays in the arena: a
+// concurrent reader (the finalizer) may still be looking at it.
+void table_grow(Cct &c, Node *p) {
+  uint32_t size = p->table ? (p->table_mask + 1) * 2 : 32;
+  Node **t = static_cast<Node **>(c.arena.alloc(sizeof(Node *) * size));
+  for (Node *n = p->first_child; n; n = n->next_sibling) table_insert(t, size - 1, n);
+  p->table_mask = size - 1;
+  p->table = t;
+}
+
+}  // namespace
+
+Node *cct_child(Cct &c, Node *p, uint32_t region) {
+  if (p->table) {
+    for (uint32_t i = region & p->table_mask;; i = (i + 1) & p->table_mask) {
+      Node *n = p->table[i];
+      if (!n) break;
+      if (n->region == region) return n;
+    }
+  } else {
+    for (Node *n = p->first_child; n; n = n->next_sibling)
+      if (n->region == region) return n;
+  }
+
+  Node *n = static_cast<Node *>(c.arena.alloc(sizeof(Node) + sizeof(uint64_t) * c.n_extra));
+  n->region = region;
+  n->cache = &g_no_child;
+  n->parent = p;
+  n->seq = c.next_seq++;
+  n->next_sibling = p->first_child;
+  // Release: the finalizer may walk this tree from another thread.
+  __atomic_store_n(&p->first_child, n, __ATOMIC_RELEASE);
+  ++p->nchildren;
+  if (p->table && p->nchildren * 2 <= p->table_mask + 1)
+    table_insert(p->table, p->table_mask, n);
+  else if (p->nchildren > kListMax)
+    table_grow(c, p);  // inserts every child, n included
+  return n;
+}
+
+}  // namespace hcc::rt

@@ -1,0 +1,84 @@
+// hcc runtime — one thread's call-context tree (CCT).
+//
+// A node is one call path of this thread. The fields touched on every event
+// (region, cache, visits, inclusive ticks) come first so one cache line serves
+// enter and exit. Child lookup: the parent's `cache` (last child found) hits in
+// the common case; else a sibling list, which becomes an open-addressing table
+// once a node has many children. Nodes come from a per-thread bump arena, so
+// nothing is allocated once a program's call paths have all been seen.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace hcc::rt {
+
+// The region value of the per-thread root sentinel and of the "no child"
+// sentinel: descriptor ids are region index + 1 and never reach it.
+constexpr uint32_t kNoRegion = 0xFFFFFFFFu;
+
+struct Node {
+  uint32_t region;       // descriptor id value (region index + 1)
+  uint32_t nchildren;
+  Node *cache;           // child found last time; &g_no_child when none yet
+  uint64_t visits;       // counted at enter
+  uint64_t incl;         // inclusive ticks of closed visits
+  Node *parent;
+  Node *first_child;     // newest first; published with release for readers
+  Node *next_sibling;
+  Node **table;          // children by region, once nchildren > kListMax
+  uint32_t table_mask;
+  uint32_t seq;          // creation order in this thread (stable output order)
+  // Followed by `n_extra` uint64_t counters (metrics added by later services;
+  // 0 today). Kept out of the struct so time/visits never pay for them.
+  uint64_t *extra() { return reinterpret_cast<uint64_t *>(this + 1); }
+  const uint64_t *extra() const { return reinterpret_cast<const uint64_t *>(this + 1); }
+};
+static_assert(sizeof(Node) % alignof(uint64_t) == 0, "extra counters follow a Node");
+
+// Sentinel every new node's cache points to, so the hot path needs no null test.
+extern Node g_no_child;
+
+// Chunked bump allocator, one per thread, never freed (threads that ended
+// still appear in the profile).
+class Arena {
+ public:
+  void *alloc(size_t bytes);  // 16-byte aligned, zeroed; aborts when out of memory
+
+ private:
+  char *cur_ = nullptr;
+  char *end_ = nullptr;
+};
+
+struct Cct {
+  Node root;            // sentinel above the thread's roots; region kNoRegion
+  Arena arena;
+  uint32_t n_extra = 0; // extra counters per node, fixed when the thread starts
+  uint32_t next_seq = 0;
+};
+
+void cct_init(Cct &c, uint32_t n_extra);
+
+// Slow path of child lookup: finds or creates the child of `parent` for
+// `region` (does not update parent->cache; the caller does).
+Node *cct_child(Cct &c, Node *parent, uint32_t region) __attribute__((noinline));
+
+// Calls f(node) for every node below the root, parents before children,
+// without recursion and without allocating.
+template <class F>
+void cct_for_each(Node &root, F &&f) {
+  Node *n = __atomic_load_n(&root.first_child, __ATOMIC_ACQUIRE);
+  while (n) {
+    f(n);
+    Node *down = __atomic_load_n(&n->first_child, __ATOMIC_ACQUIRE);
+    if (down) {
+      n = down;
+      continue;
+    }
+    while (n != &root && !n->next_sibling) n = n->parent;
+    if (n == &root) break;
+    n = n->next_sibling;
+  }
+}
+
+}  // namespace hcc::rt

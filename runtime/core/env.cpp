@@ -1,0 +1,165 @@
+// hcc runtime — HCC_* parsing (see env.hpp).
+//
+// To add a variable: add one row to kVariables (name, default shown in
+// messages, purpose, and a parser that stores into Settings, or nullptr when
+// another part of hcc reads it). Everything else follows from the table.
+#include "env.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace hcc::rt {
+
+namespace {
+
+// Returns "" when `value` is accepted, else the reason ("is not ...").
+using Parser = std::string (*)(const char *value, Settings &s);
+
+struct Variable {
+  const char *name;
+  const char *default_text;
+  const char *purpose;
+  Parser parse;  // nullptr: known, but read by another part of hcc
+};
+
+bool parse_uint(const char *v, unsigned long long max, unsigned long long &out) {
+  if (*v < '0' || *v > '9') return false;  // no sign, no blanks
+  errno = 0;
+  char *end = nullptr;
+  out = std::strtoull(v, &end, 10);
+  return errno == 0 && *end == '\0' && out <= max;
+}
+
+std::string parse_output_dir(const char *v, Settings &s) {
+  if (*v == '\0') return "is empty";
+  s.output_dir = v;
+  return "";
+}
+
+std::string parse_verbose(const char *v, Settings &s) {
+  unsigned long long n;
+  if (!parse_uint(v, 2, n)) return "is not 0, 1 or 2";
+  s.verbose = int(n);
+  return "";
+}
+
+std::string parse_max_depth(const char *v, Settings &s) {
+  constexpr unsigned long long kMax = 1u << 24;  // 16 Mi frames = 256 MiB of stack
+  unsigned long long n;
+  if (!parse_uint(v, ~0ull, n) || n == 0) return "is not a positive integer";
+  if (n > kMax) return "is larger than 16777216";
+  s.max_depth = uint32_t(n);
+  return "";
+}
+
+std::string parse_signals(const char *v, Settings &s) {
+  if (std::strcmp(v, "0") == 0) s.signals = false;
+  else if (std::strcmp(v, "1") == 0) s.signals = true;
+  else return "is not 0 or 1";
+  return "";
+}
+
+std::string parse_clock(const char *v, Settings &s) {
+  if (std::strcmp(v, "auto") == 0) s.clock = ClockRequest::Auto;
+  else if (std::strcmp(v, "tsc") == 0) s.clock = ClockRequest::Tsc;
+  else if (std::strcmp(v, "monotonic") == 0) s.clock = ClockRequest::Monotonic;
+  else return "is not auto, tsc or monotonic";
+  return "";
+}
+
+// THE table of HCC_* names. Unknown HCC_* variables draw a warning.
+const Variable kVariables[] = {
+    {"HCC_OUTPUT_DIR", "a new ./hcc-<program>-<date>_<time>", "directory for profile.cubex and summary.txt (created, files replaced)", parse_output_dir},
+    {"HCC_VERBOSE", "1", "0: silent unless something fails; 1: one line naming the profile; 2: details", parse_verbose},
+    {"HCC_MAX_DEPTH", "1024", "deepest call path recorded; deeper calls go to one artificial node", parse_max_depth},
+    {"HCC_SIGNALS", "1", "0: do not install the write-the-profile-on-fatal-signal handlers", parse_signals},
+    {"HCC_CLOCK", "auto", "auto, tsc or monotonic", parse_clock},
+    // Read by the `hcc` compiler driver, not by the runtime.
+    {"HCC_COMPILER", "(by source language)", "compiler under hcc (driver)", nullptr},
+    {"HCC_WRAPPER", "on", "off: hcc passes everything through (driver)", nullptr},
+    {"HCC_INSTRUMENTOR", "(installed)", "command that rewrites sources (driver)", nullptr},
+    {"HCC_DRIVER_DEPTH", "0", "nesting guard the driver sets for the compiler it runs (driver)", nullptr},
+    // Read by the build and test scripts; often exported in a developer's shell.
+    {"HCC_BUILD_DIR", "./build", "build tree of scripts/build.sh and scripts/test.sh", nullptr},
+    {"HCC_PREFIX", "./install", "install prefix of scripts/build.sh", nullptr},
+    {"HCC_CUBELIB_BIN", "(none)", "CubeLib tools for the CUBE compatibility tests", nullptr},
+};
+
+size_t edit_distance(const std::string &a, const std::string &b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// Created on first use and leaked: read during exit, after static
+// destructors, and possibly before this library's own initialisers ran (an
+// instrumented constructor of another library).
+Settings &g_settings() {
+  static Settings *s = new Settings;
+  return *s;
+}
+
+}  // namespace
+
+EnvResult parse_environment(const char *const *envp) {
+  EnvResult r;
+  for (const char *const *e = envp; e && *e; ++e) {
+    const char *entry = *e;
+    if (std::strncmp(entry, "HCC_", 4) != 0) continue;
+    const char *eq = std::strchr(entry, '=');
+    if (!eq) continue;
+    std::string name(entry, eq);
+    const char *value = eq + 1;
+    const Variable *known = nullptr;
+    for (const Variable &v : kVariables)
+      if (name == v.name) known = &v;
+    if (!known) {
+      std::string msg = "hcc: warning: unknown environment variable " + name + " ignored";
+      const Variable *best = nullptr;
+      size_t best_d = 3;  // suggest only close names
+      for (const Variable &v : kVariables) {
+        size_t d = edit_distance(name, v.name);
+        if (d < best_d) best_d = d, best = &v;
+      }
+      if (best) msg += std::string(" (did you mean ") + best->name + "?)";
+      r.messages.push_back(msg);
+      continue;
+    }
+    if (!known->parse) continue;
+    std::string why = known->parse(value, r.settings);
+    if (!why.empty())
+      r.messages.push_back("hcc: error: " + name + "='" + value + "' " + why + "; using " + known->default_text);
+  }
+  return r;
+}
+
+std::vector<KnownVariable> known_variables() {
+  std::vector<KnownVariable> out;
+  for (const Variable &v : kVariables) out.push_back({v.name, v.default_text, v.purpose});
+  return out;
+}
+
+const Settings &settings() { return g_settings(); }
+Settings &settings_for_testing() { return g_settings(); }
+
+void settings_init() {
+  EnvResult r = parse_environment(environ);
+  g_settings() = r.settings;
+  for (const std::string &m : r.messages) std::fprintf(stderr, "%s\n", m.c_str());
+}
+
+}  // namespace hcc::rt

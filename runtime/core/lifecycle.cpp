@@ -1,0 +1,189 @@
+// hcc runtime — life cycle (see lifecycle.hpp).
+#include "lifecycle.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <iterator>
+#include <new>
+
+#include "clock.hpp"
+#include "env.hpp"
+#include "hooks.hpp"
+#include "output.hpp"
+#include "profile_builder.hpp"
+#include "registry.hpp"
+#include "thread_state.hpp"
+
+namespace hcc::rt {
+
+namespace {
+
+// Created on first use and leaked, like every global of the runtime that
+// has a destructor: it is read after static destructors have run.
+RunInfo &run() {
+  static RunInfo *r = new RunInfo;
+  return *r;
+}
+std::atomic<uint32_t> g_max_depth{1024};
+std::atomic<bool> g_finalized{false};
+pthread_once_t g_init_once = PTHREAD_ONCE_INIT;
+std::terminate_handler g_prev_terminate = nullptr;
+
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM};
+struct sigaction g_prev_action[NSIG];
+
+// --- fatal signals (best effort: the writer is not async-signal-safe) ---
+
+void on_fatal_signal(int sig) {
+  int saved_errno = errno;
+  // Back to the disposition we found (SIG_DFL) and unblocked BEFORE writing:
+  // should the writer hang (the signal interrupted malloc) or crash, a second
+  // Ctrl-C, or the crash itself, ends the process as it would have without us.
+  sigaction(sig, &g_prev_action[sig], nullptr);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  finalize();
+  raise(sig);  // now does what the signal would have done
+  errno = saved_errno;
+}
+
+void install_signal_handlers() {
+  // An alternate stack lets the handler run after a stack overflow (deep
+  // recursion) on the thread that initialised the runtime, normally main.
+  stack_t old_ss;
+  if (sigaltstack(nullptr, &old_ss) == 0 && (old_ss.ss_flags & SS_DISABLE)) {
+    stack_t ss{};
+    ss.ss_size = 256 * 1024;
+    ss.ss_sp = new (std::nothrow) char[ss.ss_size];
+    if (ss.ss_sp) sigaltstack(&ss, nullptr);
+  }
+  for (int sig : kSignals) {
+    struct sigaction cur;
+    if (sigaction(sig, nullptr, &cur) != 0) continue;
+    // Never replace a handler (or SIG_IGN) the program set itself.
+    bool is_default = !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL;
+    if (!is_default) continue;
+    struct sigaction sa{};
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_ONSTACK;
+    g_prev_action[sig] = cur;
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
+// --- uncaught exceptions ---
+
+[[noreturn]] void on_terminate() {
+  finalize();
+  if (g_prev_terminate) g_prev_terminate();
+  std::abort();
+}
+
+// --- fork ---
+
+void before_fork() {
+  // The child writes next to the parent: choose (and create) the default
+  // directory now, so both use the same one.
+  if (any_thread()) prepare_output_dir();
+  output_lock();
+  threads_lock();
+  registry_lock();
+}
+
+void after_fork_parent() {
+  registry_unlock();
+  threads_unlock();
+  output_unlock();
+}
+
+void after_fork_child() {
+  run().fork_child = true;
+  run().pid = int(getpid());
+  ThreadState *self = t_state;
+  threads_keep_only(self);
+  if (self) {
+    // The child's profile covers the child's life: counts inherited from the
+    // parent are cleared, every open frame counts as one visit starting now.
+    cct_for_each(self->cct.root, [](Node *n) {
+      n->visits = 0;
+      n->incl = 0;
+    });
+    uint64_t now = clock_now();
+    for (uint32_t d = 1; d <= self->depth; ++d) {
+      self->stack[d].start = now;
+      self->stack[d].node->visits = 1;
+    }
+    self->dropped = self->overflow;
+  }
+  registry_unlock();
+  threads_unlock();
+  output_unlock();
+}
+
+// --- run information ---
+
+std::string read_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!raw.empty() && raw.back() == '\0') raw.pop_back();
+  for (char &c : raw)
+    if (c == '\0') c = ' ';
+  return raw;
+}
+
+void init() {
+  settings_init();
+  const Settings &s = settings();
+  g_max_depth = s.max_depth;
+  std::string warning = clock_init(s.clock);
+  if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+
+  run().program = program_invocation_short_name;
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd)) run().start_dir = cwd;
+  run().command_line = read_command_line();
+  run().start_time = time(nullptr);
+  run().pid = int(getpid());
+
+  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  g_prev_terminate = std::set_terminate(on_terminate);
+  if (s.signals) install_signal_handlers();
+}
+
+}  // namespace
+
+void runtime_init_once() { pthread_once(&g_init_once, init); }
+
+const RunInfo &run_info() { return run(); }
+
+uint32_t max_depth_for_new_threads() { return g_max_depth; }
+void set_max_depth_for_new_threads(uint32_t n) { g_max_depth = n; }
+
+void finalize() noexcept {
+  if (g_finalized.exchange(true)) return;
+  if (!any_thread()) return;  // nothing was measured: leave no trace
+  try {
+    write_profile(build_local_profile());
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "hcc: error: the profile could not be written: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "hcc: error: the profile could not be written\n");
+  }
+}
+
+}  // namespace hcc::rt
+
+// Library destructors run in _dl_fini, after exit() has run the program's
+// atexit handlers and static destructors, so their regions are measured too.
+__attribute__((destructor)) static void hcc_rt_at_unload() { hcc::rt::finalize(); }

@@ -1,0 +1,33 @@
+// hcc runtime — start-up, the one finalize, fork, signals, uncaught exceptions.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <string>
+
+namespace hcc::rt {
+
+// Runs once, at the process's first event (not at load time: programs that
+// never enter a region — configure tests linked with -lhcc — see no trace).
+void runtime_init_once();
+
+// Writes the profile once: from the library destructor (after the program's
+// atexit handlers and static destructors), from the terminate handler, or
+// from a fatal-signal handler (best effort). Does nothing when no region was
+// ever entered or when it already ran.
+void finalize() noexcept;
+
+struct RunInfo {
+  std::string program;       // base name of the executable
+  std::string command_line;  // arguments joined by spaces
+  std::string start_dir;     // working directory at the first event
+  time_t start_time = 0;     // first event (names the default output directory)
+  bool fork_child = false;   // set in the child of fork()
+  int pid = 0;
+};
+const RunInfo &run_info();
+
+uint32_t max_depth_for_new_threads();
+void set_max_depth_for_new_threads(uint32_t n);  // testing
+
+}  // namespace hcc::rt

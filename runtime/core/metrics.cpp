@@ -1,0 +1,41 @@
+// hcc runtime — registry of extra metrics (see metrics.hpp).
+#include "metrics.hpp"
+
+#include <pthread.h>
+
+#include "thread_state.hpp"
+
+namespace hcc::rt {
+
+namespace {
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+std::vector<ExtraMetric> &metrics() {
+  static auto *v = new std::vector<ExtraMetric>;  // leaked: read at exit
+  return *v;
+}
+}  // namespace
+
+int register_extra_metric(const ExtraMetric &m) {
+  if (any_thread()) return -1;
+  pthread_mutex_lock(&g_lock);
+  metrics().push_back(m);
+  int k = int(metrics().size()) - 1;
+  pthread_mutex_unlock(&g_lock);
+  return k;
+}
+
+uint32_t extra_metric_count() {
+  pthread_mutex_lock(&g_lock);
+  auto n = uint32_t(metrics().size());
+  pthread_mutex_unlock(&g_lock);
+  return n;
+}
+
+std::vector<ExtraMetric> extra_metrics_snapshot() {
+  pthread_mutex_lock(&g_lock);
+  auto copy = metrics();
+  pthread_mutex_unlock(&g_lock);
+  return copy;
+}
+
+}  // namespace hcc::rt

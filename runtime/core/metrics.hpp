@@ -1,0 +1,32 @@
+// hcc runtime — the seam for metrics beyond time and visits.
+//
+// Later services (PAPI counters, OpenMP and MPI metrics) register here before
+// the first region is entered. Each thread then gives every CCT node that many
+// extra uint64 counters (Node::extra()), which the service updates from its own
+// hooks; the time/visits hot path never looks at them. The profile builder
+// turns counters into profile metrics after `time` and `visits`.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cube/profile.hpp"
+
+namespace hcc::rt {
+
+struct ExtraMetric {
+  profile::Metric def;  // as written to the CUBE file
+  // true: the counter holds inclusive amounts (deltas between enter and exit,
+  // like time), the builder subtracts the children; false: amounts are added
+  // to the node where they happen (bytes sent) and are already exclusive.
+  bool inclusive_counts = true;
+  double scale = 1.0;  // profile value = counter * scale
+};
+
+// Returns the counter index, or -1 when called after the first region was
+// entered (existing nodes have no room for it).
+int register_extra_metric(const ExtraMetric &m);
+uint32_t extra_metric_count();
+std::vector<ExtraMetric> extra_metrics_snapshot();
+
+}  // namespace hcc::rt

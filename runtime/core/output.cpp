@@ -1,0 +1,230 @@
+// hcc runtime — output directory and files (see output.hpp).
+#include "output.hpp"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <stdexcept>
+
+#include "cube/cubex.hpp"
+#include "cube/summary.hpp"
+#include "env.hpp"
+#include "lifecycle.hpp"
+
+namespace hcc::rt {
+
+namespace {
+
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+// The chosen directory ("" = not yet); created on first use and leaked.
+std::string &chosen_dir() {
+  static std::string *d = new std::string;
+  return *d;
+}
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+bool is_dir(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// mkdir -p: creates missing parents; an existing directory is fine.
+bool make_dirs(const std::string &path, std::string &error) {
+  for (size_t pos = 1; pos <= path.size(); ++pos) {
+    if (pos != path.size() && path[pos] != '/') continue;
+    std::string part = path.substr(0, pos);
+    if (mkdir(part.c_str(), 0777) != 0 && errno != EEXIST) {
+      error = errno_text(errno);
+      return false;
+    }
+  }
+  if (!is_dir(path)) {
+    error = "exists and is not a directory";
+    return false;
+  }
+  if (access(path.c_str(), W_OK | X_OK) != 0) {
+    error = errno_text(errno);
+    return false;
+  }
+  return true;
+}
+
+// A directory that did not exist before: base, base-1, base-2 ... mkdir's
+// EEXIST makes this safe against other processes doing the same.
+bool make_new_dir(const std::string &base, std::string &out, std::string &error) {
+  for (int n = 0; n < 10000; ++n) {
+    std::string dir = n ? base + "-" + std::to_string(n) : base;
+    if (mkdir(dir.c_str(), 0777) == 0) {
+      out = dir;
+      return true;
+    }
+    if (errno != EEXIST) {
+      error = errno_text(errno);
+      out = dir;
+      return false;
+    }
+  }
+  error = "too many directories with this name";
+  out = base;
+  return false;
+}
+
+std::string default_dir_name() {
+  const RunInfo &run = run_info();
+  char stamp[32];
+  struct tm tm;
+  time_t t = run.start_time ? run.start_time : time(nullptr);
+  localtime_r(&t, &tm);
+  strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", &tm);
+  return "hcc-" + (run.program.empty() ? std::string("program") : run.program) + "-" + stamp;
+}
+
+// Relative paths are taken from the working directory of the first event,
+// not of the exit: the program may have changed directory meanwhile.
+std::string absolute(const std::string &path) {
+  const std::string &base = run_info().start_dir;
+  if (path.empty() || path[0] == '/' || base.empty()) return path;
+  return base + "/" + path;
+}
+
+std::string fallback_root() {
+  const char *tmp = std::getenv("TMPDIR");
+  return tmp && *tmp ? tmp : "/tmp";
+}
+
+// Writes `text` to `path` atomically: temporary file in the same directory,
+// then rename. Throws naming the file and the reason.
+void write_text_atomically(const std::string &path, const std::string &text) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw std::runtime_error("cannot create " + tmp + ": " + errno_text(errno));
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int e = errno;
+      close(fd);
+      unlink(tmp.c_str());
+      throw std::runtime_error("cannot write " + tmp + ": " + errno_text(e));
+    }
+    done += size_t(n);
+  }
+  if (close(fd) != 0) {
+    int e = errno;
+    unlink(tmp.c_str());
+    throw std::runtime_error("cannot write " + tmp + ": " + errno_text(e));
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    unlink(tmp.c_str());
+    throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + errno_text(e));
+  }
+}
+
+std::string attr(const profile::Profile &p, const std::string &key) {
+  for (const auto &[k, v] : p.attrs)
+    if (k == key) return v;
+  return "";
+}
+
+struct FileNames {
+  std::string cubex, summary;
+};
+
+FileNames file_names() {
+  const RunInfo &run = run_info();
+  if (!run.fork_child) return {"profile.cubex", "summary.txt"};
+  std::string pid = std::to_string(run.pid);
+  return {"profile.fork-" + pid + ".cubex", "summary.fork-" + pid + ".txt"};
+}
+
+void write_files(const profile::Profile &p, const std::string &dir, const FileNames &names) {
+  profile::write_cubex(p, dir + "/" + names.cubex);
+  std::string text = profile::summary_text(p);
+  if (!text.empty() && text.back() != '\n') text += '\n';  // a text file ends its last line
+  write_text_atomically(dir + "/" + names.summary, text);
+}
+
+}  // namespace
+
+std::string prepare_output_dir(std::string *error) {
+  pthread_mutex_lock(&g_lock);
+  std::string why;
+  if (chosen_dir().empty()) {
+    const std::string wanted = absolute(settings().output_dir);
+    if (!wanted.empty()) {
+      if (make_dirs(wanted, why)) chosen_dir() = wanted;
+      else why = "cannot create output directory '" + wanted + "': " + why;
+    } else {
+      std::string dir;
+      if (make_new_dir(absolute(default_dir_name()), dir, why)) chosen_dir() = dir;
+      else why = "cannot create output directory '" + dir + "': " + why;
+    }
+  }
+  std::string dir = chosen_dir();
+  pthread_mutex_unlock(&g_lock);
+  if (error) *error = why;
+  return dir;
+}
+
+void output_lock() { pthread_mutex_lock(&g_lock); }
+void output_unlock() { pthread_mutex_unlock(&g_lock); }
+
+void set_output_dir_for_testing(const std::string &dir) {
+  pthread_mutex_lock(&g_lock);
+  settings_for_testing().output_dir = dir;
+  chosen_dir().clear();
+  pthread_mutex_unlock(&g_lock);
+}
+
+std::string write_profile(const profile::Profile &p) {
+  const FileNames names = file_names();
+  std::string error;
+  std::string dir = prepare_output_dir(&error);
+  if (!dir.empty()) {
+    try {
+      std::string why;  // it may have been removed since it was chosen (at fork)
+      if (!is_dir(dir) && !make_dirs(dir, why))
+        throw std::runtime_error("cannot create output directory '" + dir + "': " + why);
+      write_files(p, dir, names);
+      if (settings().verbose >= 1)
+        std::fprintf(stderr, "hcc: profile written to %s/%s\n", dir.c_str(), names.cubex.c_str());
+      if (settings().verbose >= 2)
+        std::fprintf(stderr, "hcc: %zu thread(s), %zu call paths, %zu regions, clock %s\n",
+                     p.locations.size(), p.cnodes.size(), p.regions.size(),
+                     attr(p, "clock description").c_str());
+      return dir + "/" + names.cubex;
+    } catch (const std::exception &e) {
+      error = e.what();
+    }
+  }
+  // Nothing is lost: say what failed, then write under $TMPDIR instead.
+  std::fprintf(stderr, "hcc: error: %s\n", error.c_str());
+  std::string fallback, why;
+  if (!make_dirs(fallback_root(), why) || !make_new_dir(fallback_root() + "/" + default_dir_name(), fallback, why)) {
+    std::fprintf(stderr, "hcc: error: cannot create fallback directory '%s': %s; the profile is lost\n",
+                 fallback.empty() ? fallback_root().c_str() : fallback.c_str(), why.c_str());
+    return "";
+  }
+  try {
+    write_files(p, fallback, names);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "hcc: error: %s; the profile is lost\n", e.what());
+    return "";
+  }
+  // Always printed, even with HCC_VERBOSE=0: the user must learn where it went.
+  std::fprintf(stderr, "hcc: profile written to fallback directory instead: %s/%s\n", fallback.c_str(),
+               names.cubex.c_str());
+  return fallback + "/" + names.cubex;
+}
+
+}  // namespace hcc::rt

@@ -1,0 +1,30 @@
+// hcc runtime — where the profile goes, and writing it there.
+#pragma once
+
+#include <string>
+
+#include "cube/profile.hpp"
+
+namespace hcc::rt {
+
+// Chooses and creates the output directory once per process (HCC_OUTPUT_DIR,
+// else a new ./hcc-<program>-<YYYYMMDD>_<HHMMSS>[-N]); returns it, or "" with
+// the reason in `error` when it cannot be created. Called at fork (so parent
+// and child share it) and at finalize.
+std::string prepare_output_dir(std::string *error = nullptr);
+
+// Writes profile.cubex and summary.txt (profile.fork-<pid>.cubex and
+// summary.fork-<pid>.txt in a fork child), both atomically. When the chosen
+// directory fails, says why and writes under $TMPDIR (or /tmp) instead.
+// Prints "hcc: profile written to <path>" unless HCC_VERBOSE=0. Returns the
+// path of the .cubex written, or "" when nothing could be written.
+std::string write_profile(const profile::Profile &p);
+
+// fork(): held across the fork, like the other runtime locks.
+void output_lock();
+void output_unlock();
+
+// Output directory override for tests (applies to later writes).
+void set_output_dir_for_testing(const std::string &dir);
+
+}  // namespace hcc::rt

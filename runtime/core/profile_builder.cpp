@@ -1,0 +1,232 @@
+// hcc runtime — the profile builder (see profile_builder.hpp).
+#include "profile_builder.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <ctime>
+#include <unordered_map>
+
+#include "clock.hpp"
+#include "env.hpp"
+#include "lifecycle.hpp"
+#include "metrics.hpp"
+#include "registry.hpp"
+#include "thread_state.hpp"
+
+#ifndef HCC_VERSION
+#define HCC_VERSION "unknown"
+#endif
+
+namespace hcc::rt {
+
+namespace {
+
+using profile::Profile;
+
+const char *paradigm_of(int kind) {
+  switch (kind) {
+    case HCC_KIND_FUNCTION: return "compiler";
+    case HCC_KIND_USER:
+    case HCC_KIND_LOOP: return "user";
+    case HCC_KIND_ARTIFICIAL: return "measurement";
+    case HCC_KIND_OPENMP: return "openmp";
+    case HCC_KIND_MPI: return "mpi";
+    default: return "user";
+  }
+}
+
+const char *role_of(int kind) {
+  switch (kind) {
+    case HCC_KIND_LOOP: return "loop";
+    case HCC_KIND_ARTIFICIAL: return "artificial";
+    default: return "function";
+  }
+}
+
+std::string iso_time(time_t t) {
+  char buf[64];
+  struct tm tm;
+  localtime_r(&t, &tm);
+  strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &tm);
+  return buf;
+}
+
+std::string host_name() {
+  char buf[HOST_NAME_MAX + 1] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "localhost";
+  return buf;
+}
+
+// One thread's nodes with what the merge needs.
+struct ThreadNodes {
+  std::vector<const Node *> nodes;  // creation order: parents before children
+  std::vector<int> global;          // merged (temporary) id per node
+  std::vector<uint64_t> incl;       // inclusive ticks, open frames included
+};
+
+ThreadNodes collect(ThreadState *ts, uint64_t now) {
+  ThreadNodes t;
+  cct_for_each(ts->cct.root, [&](Node *n) { t.nodes.push_back(n); });
+  std::sort(t.nodes.begin(), t.nodes.end(),
+            [](const Node *a, const Node *b) { return a->seq < b->seq; });
+  std::unordered_map<const Node *, size_t> pos;
+  pos.reserve(t.nodes.size());
+  t.incl.resize(t.nodes.size());
+  for (size_t i = 0; i < t.nodes.size(); ++i) {
+    pos[t.nodes[i]] = i;
+    t.incl[i] = t.nodes[i]->incl;
+  }
+  // Open frames count up to `now`. Another thread may be running: read its
+  // stack as it is, and skip entries that are not plausible.
+  if (!ts->ended) {
+    const Frame *stack = __atomic_load_n(&ts->stack, __ATOMIC_ACQUIRE);
+    uint32_t depth = __atomic_load_n(&ts->depth, __ATOMIC_RELAXED);
+    for (uint32_t d = 1; d <= depth && d < ts->capacity; ++d) {
+      auto it = pos.find(stack[d].node);
+      if (it != pos.end() && stack[d].start <= now) t.incl[it->second] += now - stack[d].start;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+Profile build_local_profile() {
+  const uint64_t now = clock_now();
+  const double seconds_per_tick = clock_seconds_per_tick();
+  const std::vector<ThreadState *> threads = threads_snapshot();
+  const std::vector<RegionInfo> regions = regions_snapshot();
+  const std::vector<ExtraMetric> extras = extra_metrics_snapshot();
+  const RunInfo &run = run_info();
+
+  Profile p;
+  p.attrs = {
+      {"hcc version", HCC_VERSION},
+      {"clock", clock_name()},
+      {"clock description", clock_describe(seconds_per_tick)},
+      {"creation time", iso_time(time(nullptr))},
+      {"program", run.program},
+      {"command line", run.command_line},
+      {"threads", std::to_string(threads.size())},
+      {"max depth", std::to_string(settings().max_depth)},
+  };
+  if (run.fork_child) p.attrs.emplace_back("fork child pid", std::to_string(run.pid));
+  p.hosts = {host_name()};
+
+  profile::Metric time_m;
+  time_m.uniq_name = "time";
+  time_m.disp_name = "Time";
+  time_m.uom = "sec";
+  time_m.descr = "Wall-clock time spent in the call path";
+  time_m.dtype = profile::DType::Double;
+  time_m.cube_type = profile::CubeType::Inclusive;
+  profile::Metric visits_m;
+  visits_m.uniq_name = "visits";
+  visits_m.disp_name = "Visits";
+  visits_m.uom = "occ";
+  visits_m.descr = "Number of visits";
+  visits_m.dtype = profile::DType::UInt64;
+  visits_m.cube_type = profile::CubeType::Exclusive;
+  p.metrics = {time_m, visits_m};
+  for (const ExtraMetric &e : extras) p.metrics.push_back(e.def);
+
+  for (const RegionInfo &r : regions) {
+    profile::Region out;
+    out.name = r.name;
+    out.mangled = r.mangled;
+    out.file = r.file;
+    out.begin_line = r.begin_line;
+    out.end_line = r.end_line;
+    out.paradigm = paradigm_of(r.kind);
+    out.role = role_of(r.kind);
+    p.regions.push_back(std::move(out));
+  }
+
+  // Merge: a merged node is (merged parent, region); temporary ids in order
+  // of first appearance (thread 0's creation order first).
+  std::vector<ThreadNodes> per_thread;
+  std::vector<profile::CallNode> merged;
+  std::unordered_map<uint64_t, int> by_key;
+  uint64_t dropped = 0;
+  for (ThreadState *ts : threads) {
+    ThreadNodes t = collect(ts, now);
+    dropped += ts->dropped;
+    std::unordered_map<const Node *, int> global_of;
+    t.global.assign(t.nodes.size(), -1);
+    for (size_t i = 0; i < t.nodes.size(); ++i) {
+      const Node *n = t.nodes[i];
+      // Never visited: a path inherited by a fork child, whose counts were
+      // cleared (or, read from a running thread, not yet counted). Its
+      // subtree is skipped with it.
+      if (n->visits == 0) continue;
+      int gparent = -1;
+      if (n->parent != &ts->cct.root) {
+        auto it = global_of.find(n->parent);
+        if (it == global_of.end()) continue;
+        gparent = it->second;
+      }
+      uint64_t key = (uint64_t(uint32_t(gparent + 1)) << 32) | (n->region - 1);
+      auto [it, inserted] = by_key.emplace(key, int(merged.size()));
+      if (inserted) merged.push_back(profile::CallNode{int(n->region - 1), gparent});
+      t.global[i] = it->second;
+      global_of[n] = it->second;
+    }
+    per_thread.push_back(std::move(t));
+  }
+  if (dropped) p.attrs.emplace_back("calls below the depth limit", std::to_string(dropped));
+
+  // Renumber in pre-order, children in order of first appearance.
+  std::vector<std::vector<int>> kids(merged.size());
+  std::vector<int> roots;
+  for (int i = 0; i < int(merged.size()); ++i)
+    (merged[i].parent < 0 ? roots : kids[merged[i].parent]).push_back(i);
+  std::vector<int> new_id(merged.size(), -1);
+  std::vector<int> todo(roots.rbegin(), roots.rend());
+  while (!todo.empty()) {
+    int m = todo.back();
+    todo.pop_back();
+    new_id[m] = int(p.cnodes.size());
+    p.cnodes.push_back({merged[m].region, merged[m].parent < 0 ? -1 : new_id[merged[m].parent]});
+    todo.insert(todo.end(), kids[m].rbegin(), kids[m].rend());
+  }
+
+  for (size_t l = 0; l < threads.size(); ++l)
+    p.locations.push_back({"thread " + std::to_string(l), 0, int(l)});
+
+  // Values, stored exclusive: time = inclusive - children's inclusive, in
+  // ticks and signed, so inclusive = exclusive + children holds exactly.
+  const size_t nloc = threads.size(), ncn = p.cnodes.size();
+  p.excl.assign(p.metrics.size(), std::vector<double>(ncn * nloc, 0.0));
+  for (size_t l = 0; l < nloc; ++l) {
+    ThreadNodes &t = per_thread[l];
+    std::unordered_map<const Node *, size_t> pos;
+    for (size_t i = 0; i < t.nodes.size(); ++i) pos[t.nodes[i]] = i;
+    std::vector<int64_t> excl_ticks(t.incl.begin(), t.incl.end());
+    for (size_t i = 0; i < t.nodes.size(); ++i) {
+      if (t.global[i] < 0) continue;  // skipped above, so not a child in the profile
+      auto it = pos.find(t.nodes[i]->parent);
+      if (it != pos.end()) excl_ticks[it->second] -= int64_t(t.incl[i]);
+    }
+    const uint32_t n_extra = threads[l]->cct.n_extra;
+    for (size_t i = 0; i < t.nodes.size(); ++i) {
+      if (t.global[i] < 0) continue;
+      size_t c = size_t(new_id[t.global[i]]);
+      const Node *n = t.nodes[i];
+      p.at(0, c, l) = double(excl_ticks[i]) * seconds_per_tick;
+      p.at(1, c, l) = double(n->visits);
+      for (uint32_t k = 0; k < extras.size() && k < n_extra; ++k) {
+        double v = double(n->extra()[k]);
+        if (extras[k].inclusive_counts) {
+          for (const Node *ch = n->first_child; ch; ch = ch->next_sibling)
+            if (ch->region != kNoRegion) v -= double(ch->extra()[k]);
+        }
+        p.at(2 + k, c, l) = v * extras[k].scale;
+      }
+    }
+  }
+  return p;
+}
+
+}  // namespace hcc::rt

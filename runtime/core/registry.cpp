@@ -1,0 +1,124 @@
+// hcc runtime — region registry (see registry.hpp).
+#include "registry.hpp"
+
+#include <pthread.h>
+
+#include <cstring>
+#include <unordered_map>
+
+namespace hcc::rt {
+
+namespace {
+
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+
+// Leaked on purpose: they are read by the finalizer, which runs after the
+// library's own static destructors would have run.
+std::vector<RegionInfo> &regions() {
+  static auto *v = new std::vector<RegionInfo>;
+  return *v;
+}
+std::unordered_map<std::string, uint32_t> &by_key() {
+  static auto *m = new std::unordered_map<std::string, uint32_t>;
+  return *m;
+}
+
+std::string str(const char *s) { return s ? s : ""; }
+
+}  // namespace
+
+std::string normalize_region_name(const std::string &name) {
+  const std::string with = " [with ";
+  size_t pos = name.find(with);
+  if (pos == std::string::npos) return name;
+  std::string out = name.substr(0, pos) + " [";
+  // GCC separates template arguments with "; ", Clang with ", ".
+  int nesting = 0;
+  for (size_t i = pos + with.size(); i < name.size(); ++i) {
+    char c = name[i];
+    if (c == '<' || c == '(' || c == '[') ++nesting;
+    if (c == '>' || c == ')' || c == ']') --nesting;
+    if (c == ';' && nesting == 0 && i + 1 < name.size() && name[i + 1] == ' ') {
+      out += ',';
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+namespace {
+
+RegionInfo info_of(const hcc_region_desc *d) {
+  RegionInfo info;
+  info.name = normalize_region_name(d->name && *d->name ? d->name : "<unknown region>");
+  info.mangled = str(d->mangled);
+  info.file = str(d->file);
+  info.begin_line = d->begin_line;
+  info.end_line = d->end_line;
+  info.kind = d->kind;
+  return info;
+}
+
+// Same name, linker name, file, first line and kind: the same region.
+std::string key_of(const RegionInfo &r) {
+  return r.name + '\0' + r.mangled + '\0' + r.file + '\0' + std::to_string(r.begin_line) + '\0' +
+         std::to_string(r.kind);
+}
+
+}  // namespace
+
+uint32_t register_region(hcc_region_desc *d) {
+  pthread_mutex_lock(&g_lock);
+  uint32_t id = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
+  if (id == 0) {  // not registered by another thread meanwhile
+    RegionInfo info = info_of(d);
+    std::string key = key_of(info);
+    auto it = by_key().find(key);
+    if (it != by_key().end()) {
+      id = it->second;
+    } else {
+      regions().push_back(std::move(info));
+      id = uint32_t(regions().size());
+      by_key().emplace(std::move(key), id);
+    }
+    // Release: a thread that sees the id also sees the registry entry.
+    __atomic_store_n(&d->id, id, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&g_lock);
+  return id;
+}
+
+uint32_t find_region(hcc_region_desc *d) {
+  pthread_mutex_lock(&g_lock);
+  uint32_t id = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
+  if (id == 0) {
+    auto it = by_key().find(key_of(info_of(d)));
+    if (it != by_key().end()) {
+      id = it->second;
+      __atomic_store_n(&d->id, id, __ATOMIC_RELEASE);
+    }
+  }
+  pthread_mutex_unlock(&g_lock);
+  return id;
+}
+
+uint32_t register_depth_limit_region(uint32_t max_depth) {
+  std::string name = "[depth limit HCC_MAX_DEPTH=" + std::to_string(max_depth) + " reached]";
+  // A runtime-owned descriptor, registered like any other (same name, same
+  // region). Leaked, like every descriptor, which live as long as the program.
+  auto *d = new hcc_region_desc{strdup(name.c_str()), nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL, 0};
+  return register_region(d);
+}
+
+std::vector<RegionInfo> regions_snapshot() {
+  pthread_mutex_lock(&g_lock);
+  std::vector<RegionInfo> copy = regions();
+  pthread_mutex_unlock(&g_lock);
+  return copy;
+}
+
+void registry_lock() { pthread_mutex_lock(&g_lock); }
+void registry_unlock() { pthread_mutex_unlock(&g_lock); }
+
+}  // namespace hcc::rt

@@ -1,0 +1,52 @@
+// hcc runtime — the global region registry.
+//
+// Each instrumented region has one static descriptor; the first enter
+// registers it here (under a mutex) and stores `id + 1` into the descriptor,
+// so every later event finds the region with one load. Descriptors that
+// describe the same function (e.g. a `static inline` function compiled into
+// several translation units) share one region id.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hcc/region.h"
+
+namespace hcc::rt {
+
+struct RegionInfo {
+  std::string name;     // normalised (GCC's "[with T = int]" -> "[T = int]")
+  std::string mangled;
+  std::string file;
+  int begin_line = -1;
+  int end_line = -1;
+  int kind = HCC_KIND_FUNCTION;
+};
+
+// Slow path of hcc_enter: registers `d` once and returns the value now
+// stored in d->id (region index + 1, never 0).
+uint32_t register_region(hcc_region_desc *d) __attribute__((noinline, cold));
+
+// For an exit through a descriptor that was never entered: the id of an
+// already registered region with the same identity (stored into d->id), or
+// 0. Never registers anything.
+uint32_t find_region(hcc_region_desc *d) __attribute__((noinline, cold));
+
+// The artificial "[depth limit HCC_MAX_DEPTH=N reached]" region, registered
+// the first time a thread hits its depth limit N.
+uint32_t register_depth_limit_region(uint32_t max_depth) __attribute__((noinline, cold));
+
+// Copy of every region, indexed by region id (= descriptor value - 1).
+std::vector<RegionInfo> regions_snapshot();
+
+// GCC's __PRETTY_FUNCTION__ says "void f(T) [with T = int; U = char]",
+// Clang's says "void f(T) [T = int, U = char]"; we keep Clang's form.
+std::string normalize_region_name(const std::string &name);
+
+// fork(): hold the lock across the fork so the child never inherits it held
+// by a thread that does not exist there.
+void registry_lock();
+void registry_unlock();
+
+}  // namespace hcc::rt

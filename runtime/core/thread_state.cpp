@@ -1,0 +1,136 @@
+// hcc runtime — thread state creation and the thread list (see thread_state.hpp).
+#include "thread_state.hpp"
+
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "clock.hpp"
+#include "env.hpp"
+#include "lifecycle.hpp"
+#include "metrics.hpp"
+
+namespace hcc::rt {
+
+__thread ThreadState *t_state __attribute__((tls_model("initial-exec"))) = nullptr;
+
+namespace {
+
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_key_t g_exit_key;
+pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+
+std::vector<ThreadState *> &threads() {
+  static auto *v = new std::vector<ThreadState *>;  // leaked: read at exit
+  return *v;
+}
+
+void *xalloc(size_t bytes) {
+  void *p = std::calloc(1, bytes);
+  if (!p) {
+    std::fputs("hcc: error: out of memory for the shadow stack\n", stderr);
+    std::abort();
+  }
+  return p;
+}
+
+void compute_fast_limit(ThreadState *ts) {
+  // The fast path pushes stack[depth + 1]: it needs depth + 1 < capacity and
+  // depth < max_depth (the enter AT the limit pushes the artificial node).
+  // Without the TSC, every enter takes the general path (hooks.cpp).
+  uint32_t by_capacity = ts->capacity - 1;
+  ts->fast_limit = by_capacity < ts->max_depth ? by_capacity : ts->max_depth;
+  if (!g_clock_is_tsc) ts->fast_limit = 0;
+}
+
+// A thread that ends with frames open (pthread_exit from C code without
+// unwinding) has them closed at its end, not at the process's end.
+void on_thread_exit(void *p) {
+  auto *ts = static_cast<ThreadState *>(p);
+  close_frames(ts, 0, clock_now());
+  ts->ended = true;
+}
+
+void make_exit_key() { pthread_key_create(&g_exit_key, on_thread_exit); }
+
+}  // namespace
+
+ThreadState *thread_state_create() {
+  runtime_init_once();
+  pthread_once(&g_key_once, make_exit_key);
+
+  auto *ts = static_cast<ThreadState *>(xalloc(sizeof(ThreadState)));
+  cct_init(ts->cct, extra_metric_count());
+  ts->max_depth = max_depth_for_new_threads();
+  ts->depth_region = kNoRegion;
+  ts->capacity = 256;
+  ts->stack = static_cast<Frame *>(xalloc(sizeof(Frame) * ts->capacity));
+  ts->stack[0].node = &ts->cct.root;
+  ts->depth = 0;
+  compute_fast_limit(ts);
+  ts->tid = pid_t(syscall(SYS_gettid));
+
+  pthread_mutex_lock(&g_lock);
+  ts->location = uint32_t(threads().size());
+  threads().push_back(ts);
+  pthread_mutex_unlock(&g_lock);
+
+  pthread_setspecific(g_exit_key, ts);
+  t_state = ts;
+  return ts;
+}
+
+void thread_state_grow(ThreadState *ts) {
+  if (ts->depth + 2 > ts->capacity) {
+    uint32_t cap = ts->capacity * 2;
+    while (ts->depth + 2 > cap) cap *= 2;
+    auto *s = static_cast<Frame *>(xalloc(sizeof(Frame) * cap));
+    std::memcpy(s, ts->stack, sizeof(Frame) * (ts->depth + 1));
+    // The old array is not freed: the finalizer of another thread may be
+    // reading it. The waste is bounded by the final size.
+    __atomic_store_n(&ts->stack, s, __ATOMIC_RELEASE);
+    ts->capacity = cap;
+  }
+  compute_fast_limit(ts);
+}
+
+void close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
+  for (uint32_t d = ts->depth; d > target; --d) {
+    Frame &f = ts->stack[d];
+    f.node->incl += t - f.start;
+  }
+  if (ts->depth > target) ts->depth = target;
+  ts->overflow = 0;
+}
+
+std::vector<ThreadState *> threads_snapshot() {
+  pthread_mutex_lock(&g_lock);
+  std::vector<ThreadState *> copy = threads();
+  pthread_mutex_unlock(&g_lock);
+  return copy;
+}
+
+bool any_thread() {
+  pthread_mutex_lock(&g_lock);
+  bool any = !threads().empty();
+  pthread_mutex_unlock(&g_lock);
+  return any;
+}
+
+void threads_lock() { pthread_mutex_lock(&g_lock); }
+void threads_unlock() { pthread_mutex_unlock(&g_lock); }
+
+void threads_keep_only(ThreadState *self) {
+  threads().clear();
+  if (self) {
+    self->location = 0;
+    self->tid = pid_t(syscall(SYS_gettid));
+    threads().push_back(self);
+  }
+}
+
+}  // namespace hcc::rt

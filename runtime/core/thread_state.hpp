@@ -1,0 +1,72 @@
+// hcc runtime — per-thread measurement state and the global list of threads.
+//
+// Every event reaches its thread's state through ONE initial-exec TLS pointer
+// (no __tls_get_addr call). The state is created on the thread's first event,
+// registered once as a new location, and never freed.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "cct.hpp"
+
+namespace hcc::rt {
+
+struct Frame {
+  Node *node;
+  uint64_t start;  // clock_now() at enter
+};
+
+struct JmpMark {
+  const void *env;
+  uint32_t depth;     // logical depth (frames + overflow) at setjmp
+  const Node *node;   // the frame open at that depth then, and its start:
+  uint64_t start;     // a mark whose frame has since closed is stale
+};
+constexpr uint32_t kJmpMarks = 16;
+
+struct ThreadState {
+  // --- hot: every enter/exit ---
+  Frame *stack;         // stack[0] is the root sentinel; stack[depth] the top frame
+  uint32_t depth;       // open frames (0 = none)
+  uint32_t fast_limit;  // enter stays on the fast path while depth < fast_limit
+  uint32_t overflow;    // open enters below the depth cut, not recorded
+  uint32_t capacity;    // frames the stack array holds
+  Cct cct;
+  // --- cold ---
+  uint32_t max_depth;   // HCC_MAX_DEPTH when the thread started
+  uint32_t depth_region;  // id of the depth-cut region; kNoRegion until first hit
+  uint32_t location;    // thread number, in order of first event
+  uint64_t dropped;     // enters below the depth cut, in total
+  bool ended;           // the thread has exited (its frames were closed then)
+  pid_t tid;
+  JmpMark marks[kJmpMarks];
+  uint32_t next_mark;
+};
+
+extern __thread ThreadState *t_state __attribute__((tls_model("initial-exec")));
+
+// Slow path of the first event of a thread: initialises the runtime if this
+// is the process's first event, then creates and registers the thread.
+ThreadState *thread_state_create() __attribute__((noinline, cold));
+
+// Makes room for at least one more frame above stack[depth + 1] and
+// recomputes fast_limit. The old array is kept (a finalizer may read it).
+void thread_state_grow(ThreadState *ts) __attribute__((noinline, cold));
+
+// Closes frames stack[depth] .. stack[target + 1] at time `t` (their time is
+// attributed up to `t`) and clears the overflow counter.
+void close_frames(ThreadState *ts, uint32_t target, uint64_t t);
+
+// All thread states in location order (a copy, taken under the lock).
+std::vector<ThreadState *> threads_snapshot();
+bool any_thread();  // has any region been entered in this process?
+
+// fork(): lock held across the fork; the child keeps only its own thread.
+void threads_lock();
+void threads_unlock();
+void threads_keep_only(ThreadState *self);  // child side, lock held
+
+}  // namespace hcc::rt

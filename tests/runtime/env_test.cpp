@@ -1,0 +1,72 @@
+// HCC_* parsing: good values are taken, bad ones are named with their value
+// and replaced by the default, unknown HCC_* names draw a warning.
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+using hcc::rt::testing::parse_environment;
+using Msgs = std::vector<std::string>;
+
+namespace {
+
+TEST(Env, DefaultsWithoutVariables) {
+  auto r = parse_environment({"PATH=/bin", "HOME=/root"});
+  EXPECT_TRUE(r.messages.empty());
+  EXPECT_EQ(r.max_depth, 1024u);
+  EXPECT_EQ(r.verbose, 1);
+  EXPECT_TRUE(r.signals);
+  EXPECT_EQ(r.output_dir, "");
+  EXPECT_EQ(r.clock, "auto");
+}
+
+TEST(Env, GoodValuesAreTaken) {
+  auto r = parse_environment({"HCC_MAX_DEPTH=7", "HCC_VERBOSE=2", "HCC_SIGNALS=0", "HCC_OUTPUT_DIR=/x/y",
+                              "HCC_CLOCK=monotonic", "HCC_COMPILER=gcc-12", "HCC_WRAPPER=off"});
+  EXPECT_EQ(r.messages, Msgs{});
+  EXPECT_EQ(r.max_depth, 7u);
+  EXPECT_EQ(r.verbose, 2);
+  EXPECT_FALSE(r.signals);
+  EXPECT_EQ(r.output_dir, "/x/y");
+  EXPECT_EQ(r.clock, "monotonic");
+}
+
+TEST(Env, BadValuesNameVariableAndValueAndKeepTheDefault) {
+  auto r = parse_environment({"HCC_MAX_DEPTH=abc", "HCC_VERBOSE=7"});
+  EXPECT_EQ(r.messages, (Msgs{"hcc: error: HCC_MAX_DEPTH='abc' is not a positive integer; using 1024",
+                              "hcc: error: HCC_VERBOSE='7' is not 0, 1 or 2; using 1"}));
+  EXPECT_EQ(r.max_depth, 1024u);
+  EXPECT_EQ(r.verbose, 1);
+}
+
+TEST(Env, NumbersMustBeWholeAndInRange) {
+  for (const char *bad : {"0", "-5", "12x", " 12", "", "+3", "99999999999999999999999"}) {
+    auto r = parse_environment({std::string("HCC_MAX_DEPTH=") + bad});
+    ASSERT_EQ(r.messages.size(), 1u) << bad;
+    EXPECT_NE(r.messages[0].find(std::string("HCC_MAX_DEPTH='") + bad + "'"), std::string::npos);
+    EXPECT_EQ(r.max_depth, 1024u);
+  }
+  auto big = parse_environment({"HCC_MAX_DEPTH=16777217"});
+  EXPECT_EQ(big.messages, Msgs{"hcc: error: HCC_MAX_DEPTH='16777217' is larger than 16777216; using 1024"});
+  EXPECT_EQ(parse_environment({"HCC_MAX_DEPTH=16777216"}).max_depth, 16777216u);
+}
+
+TEST(Env, OtherBadValues) {
+  auto r = parse_environment({"HCC_SIGNALS=yes", "HCC_CLOCK=rdtsc", "HCC_OUTPUT_DIR="});
+  EXPECT_EQ(r.messages, (Msgs{"hcc: error: HCC_SIGNALS='yes' is not 0 or 1; using 1",
+                              "hcc: error: HCC_CLOCK='rdtsc' is not auto, tsc or monotonic; using auto",
+                              "hcc: error: HCC_OUTPUT_DIR='' is empty; using a new ./hcc-<program>-<date>_<time>"}));
+  EXPECT_TRUE(r.signals);
+  EXPECT_EQ(r.clock, "auto");
+}
+
+TEST(Env, UnknownNamesAreWarnedAboutWithASuggestion) {
+  auto r = parse_environment({"HCC_MAXDEPTH=5", "HCC_OUTPUTDIR=/x", "HCC_NONSENSE_NAME=1", "HCCX=1", "MY_HCC_THING=2"});
+  EXPECT_EQ(r.messages,
+            (Msgs{"hcc: warning: unknown environment variable HCC_MAXDEPTH ignored (did you mean HCC_MAX_DEPTH?)",
+                  "hcc: warning: unknown environment variable HCC_OUTPUTDIR ignored (did you mean HCC_OUTPUT_DIR?)",
+                  "hcc: warning: unknown environment variable HCC_NONSENSE_NAME ignored"}));
+  EXPECT_EQ(r.output_dir, "");
+  EXPECT_EQ(r.max_depth, 1024u);
+}
+
+}  // namespace

@@ -1,0 +1,125 @@
+// A program instrumented by hand, run by process_test.cpp with different
+// HCC_* settings: `hcc_rt_probe <mode>`. Each mode ends the process in a
+// different way (return, exit deep inside, uncaught exception, signals).
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "core/testing.hpp"
+#include "hcc/detail/inject.h"
+
+#define REGION(var, name) \
+  static hcc_region_desc var = {name, nullptr, __FILE__, __LINE__, __LINE__, HCC_KIND_FUNCTION, 0}
+
+namespace {
+
+REGION(main_r, "probe_main");
+REGION(a_r, "a");
+REGION(b_r, "b");
+REGION(c_r, "c");
+REGION(rec_r, "rec");
+REGION(thrower_r, "thrower");
+REGION(faulter_r, "faulter");
+REGION(dtor_r, "static_dtor");
+REGION(atexit_r, "atexit_handler");
+
+void spin_ms(double ms) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(ms);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+void b() {
+  HCC_FUNCTION_GUARD_(g, &b_r);
+  spin_ms(5);
+}
+void c() { HCC_FUNCTION_GUARD_(g, &c_r); }
+void a() {
+  HCC_FUNCTION_GUARD_(g, &a_r);
+  b();
+  c();
+}
+
+void rec(int n) {
+  HCC_FUNCTION_GUARD_(g, &rec_r);
+  if (n > 1) rec(n - 1);
+}
+
+[[noreturn]] void exit_deep() {
+  HCC_FUNCTION_GUARD_(ga, &a_r);
+  HCC_FUNCTION_GUARD_(gb, &b_r);
+  std::exit(3);
+}
+
+void thrower() {
+  HCC_FUNCTION_GUARD_(g, &thrower_r);
+  throw std::runtime_error("nobody catches this");
+}
+
+void faulter() {
+  HCC_FUNCTION_GUARD_(g, &faulter_r);
+  volatile int *null = nullptr;
+  *null = 1;
+}
+
+struct WithInstrumentedDestructor {
+  bool armed = false;
+  ~WithInstrumentedDestructor() {
+    if (!armed) return;
+    HCC_FUNCTION_GUARD_(g, &dtor_r);
+  }
+} static_object;
+
+void on_exit_handler() { HCC_FUNCTION_GUARD_(g, &atexit_r); }
+
+void own_handler(int) {
+  const char msg[] = "own handler\n";
+  (void)!write(2, msg, sizeof msg - 1);
+  _exit(7);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::string mode = argc > 1 ? argv[1] : "calls";
+  if (mode == "none") return 0;  // links libhcc, never enters a region
+  if (mode == "own_handler") signal(SIGTERM, own_handler);  // before the first event
+  int counter = -1;
+  if (mode == "extra") counter = hcc::rt::testing::register_extra_metric("test_counter", true);
+
+  HCC_FUNCTION_GUARD_(g, &main_r);
+  if (mode == "calls") a();
+  else if (mode == "deep") rec(20);
+  else if (mode == "exit") exit_deep();
+  else if (mode == "throw") thrower();
+  else if (mode == "segv") faulter();
+  else if (mode == "sigint") {
+    HCC_FUNCTION_GUARD_(ga, &a_r);
+    raise(SIGINT);
+  } else if (mode == "own_handler") {
+    HCC_FUNCTION_GUARD_(ga, &a_r);
+    raise(SIGTERM);
+  } else if (mode == "static") {
+    static_object.armed = true;
+    std::atexit(on_exit_handler);
+  } else if (mode == "extra") {
+    if (counter != 0) return 10;
+    hcc_enter(&a_r);
+    hcc::rt::testing::add_to_extra_counter(0, 10);  // a: 10 inclusive
+    hcc_enter(&b_r);
+    hcc::rt::testing::add_to_extra_counter(0, 4);  // b (inside a): 4
+    hcc_exit(&b_r);
+    hcc_exit(&a_r);
+    if (hcc::rt::testing::register_extra_metric("too_late", true) != -1) return 11;
+  } else {
+    std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
+    return 2;
+  }
+  return 0;
+}

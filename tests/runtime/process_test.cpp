@@ -1,0 +1,277 @@
+// Whole-process behaviour: hcc_rt_probe (probe.cpp) is run with different
+// HCC_* settings and its exit status, stderr and written files are checked.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "cube/cubex.hpp"
+#include "test_util.hpp"
+
+extern char **environ;
+namespace fs = std::filesystem;
+using tu::find_path;
+
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string err;
+  double seconds = 0;
+  bool exited(int code) const { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
+  bool killed_by(int sig) const { return WIFSIGNALED(status) && WTERMSIG(status) == sig; }
+};
+
+class Process : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / (std::string("hcc-rt-") + info->name() + "-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "cwd");
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  // Runs the probe in dir_/cwd with the test's environment minus every HCC_*
+  // variable, plus `env`.
+  Outcome run(const std::string &mode, std::vector<std::string> env = {}) {
+    std::vector<std::string> all;
+    for (char **e = environ; *e; ++e)
+      if (std::strncmp(*e, "HCC_", 4) != 0 && std::strncmp(*e, "TMPDIR=", 7) != 0) all.push_back(*e);
+    all.push_back("TMPDIR=" + (dir_ / "tmp").string());
+    for (auto &e : env) all.push_back(e);
+    std::vector<char *> envp;
+    for (auto &e : all) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    std::string err_file = (dir_ / "stderr.txt").string();
+    std::string cwd = (dir_ / "cwd").string();
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
+    posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::string prog = HCC_PROBE;
+    char *argv[] = {prog.data(), const_cast<char *>(mode.c_str()), nullptr};
+    Outcome r;
+    auto t0 = std::chrono::steady_clock::now();
+    pid_t pid;
+    EXPECT_EQ(posix_spawn(&pid, prog.c_str(), &fa, nullptr, argv, envp.data()), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    waitpid(pid, &r.status, 0);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::ifstream in(err_file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    r.err = ss.str();
+    return r;
+  }
+
+  std::string out() const { return (dir_ / "out").string(); }
+  std::string out_env() const { return "HCC_OUTPUT_DIR=" + out(); }
+  static bool has_line(const Outcome &r, const std::string &line) {
+    return ("\n" + r.err).find("\n" + line + "\n") != std::string::npos;
+  }
+  static std::string attr(const hcc::profile::Profile &p, const std::string &key) {
+    for (auto &[k, v] : p.attrs)
+      if (k == key) return v;
+    return "";
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Process, NoRegionEnteredLeavesNoTrace) {
+  Outcome r = run("none", {"HCC_MAX_DEPTH=abc", "HCC_NONSENSE=1"});
+  EXPECT_TRUE(r.exited(0));
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(fs::is_empty(dir_ / "cwd"));
+  EXPECT_FALSE(fs::exists(dir_ / "tmp"));
+}
+
+TEST_F(Process, CallsAreWrittenWithOneLineOnStderr) {
+  Outcome r = run("calls", {out_env()});
+  EXPECT_TRUE(r.exited(0));
+  EXPECT_EQ(r.err, "hcc: profile written to " + out() + "/profile.cubex\n");
+  ASSERT_TRUE(fs::exists(out() + "/summary.txt"));
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a", "b"})), 1.0);
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a", "c"})), 1.0);
+  // b spins 5 ms: the calibrated clock turns ticks into real seconds.
+  double b = tu::total(p, "time", find_path(p, {"probe_main", "a", "b"}));
+  EXPECT_GE(b, 0.005 * 0.999);
+  EXPECT_LE(tu::inclusive_total(p, "time", find_path(p, {"probe_main"})), r.seconds);
+  EXPECT_EQ(attr(p, "clock"), hcc::rt::testing::clock_name());
+  EXPECT_EQ(attr(p, "program"), "hcc_rt_probe");
+  EXPECT_NE(attr(p, "command line").find("hcc_rt_probe calls"), std::string::npos);
+  EXPECT_EQ(p.hosts.size(), 1u);
+}
+
+TEST_F(Process, MonotonicClockFallback) {
+  Outcome r = run("calls", {out_env(), "HCC_CLOCK=monotonic", "HCC_VERBOSE=0"});
+  EXPECT_TRUE(r.exited(0));
+  EXPECT_EQ(r.err, "");
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(attr(p, "clock"), "CLOCK_MONOTONIC");
+  EXPECT_GE(tu::total(p, "time", find_path(p, {"probe_main", "a", "b"})), 0.005 * 0.999);
+  EXPECT_LE(tu::inclusive_total(p, "time", find_path(p, {"probe_main"})), r.seconds);
+}
+
+TEST_F(Process, BadValuesAreReportedAndTheRunGoesOn) {
+  Outcome r = run("deep", {out_env(), "HCC_MAX_DEPTH=abc", "HCC_VERBOSE=7", "HCC_MAXDEPTH=3"});
+  EXPECT_TRUE(r.exited(0));
+  EXPECT_TRUE(has_line(r, "hcc: error: HCC_MAX_DEPTH='abc' is not a positive integer; using 1024")) << r.err;
+  EXPECT_TRUE(has_line(r, "hcc: error: HCC_VERBOSE='7' is not 0, 1 or 2; using 1")) << r.err;
+  EXPECT_TRUE(has_line(r, "hcc: warning: unknown environment variable HCC_MAXDEPTH ignored (did you mean "
+                          "HCC_MAX_DEPTH?)"))
+      << r.err;
+  EXPECT_TRUE(has_line(r, "hcc: profile written to " + out() + "/profile.cubex")) << r.err;
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  std::vector<std::string> path = {"probe_main"};
+  path.insert(path.end(), 20, "rec");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, path)), 1.0);  // 1024 applies, not 3
+}
+
+TEST_F(Process, MaxDepthFromTheEnvironment) {
+  Outcome r = run("deep", {out_env(), "HCC_MAX_DEPTH=3"});
+  EXPECT_TRUE(r.exited(0)) << r.err;
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  int cut = find_path(p, {"probe_main", "rec", "rec", "[depth limit HCC_MAX_DEPTH=3 reached]"});
+  ASSERT_GE(cut, 0);
+  EXPECT_EQ(tu::total(p, "visits", cut), 1.0);
+  EXPECT_EQ(attr(p, "calls below the depth limit"), "17");  // rec 4..20
+}
+
+TEST_F(Process, DefaultDirectoryIsNewForEveryRun) {
+  // Occupy the names of the next seconds: the run must add a suffix.
+  time_t now = time(nullptr);
+  std::vector<std::string> taken;
+  for (int s = 0; s < 30; ++s) {
+    char stamp[32];
+    time_t t = now + s;
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", &tm);
+    taken.push_back(std::string("hcc-hcc_rt_probe-") + stamp);
+    fs::create_directory(dir_ / "cwd" / taken.back());
+  }
+  Outcome r1 = run("calls");
+  Outcome r2 = run("calls");
+  // The message names the directory with its full path.
+  std::regex line("hcc: profile written to (.*)/(hcc-hcc_rt_probe-[0-9]{8}_[0-9]{6}-[0-9]+)/profile.cubex\n");
+  std::smatch m1, m2;
+  ASSERT_TRUE(std::regex_match(r1.err, m1, line)) << r1.err;
+  ASSERT_TRUE(std::regex_match(r2.err, m2, line)) << r2.err;
+  EXPECT_NE(m1[2].str(), m2[2].str());
+  for (auto *m : {&m1, &m2}) {
+    EXPECT_EQ(fs::path((*m)[1].str()), dir_ / "cwd");
+    EXPECT_TRUE(fs::exists(dir_ / "cwd" / (*m)[2].str() / "profile.cubex"));
+    EXPECT_TRUE(fs::exists(dir_ / "cwd" / (*m)[2].str() / "summary.txt"));
+  }
+  for (auto &t : taken) EXPECT_TRUE(fs::is_empty(dir_ / "cwd" / t)) << t << " was reused";
+}
+
+TEST_F(Process, ExistingFilesInTheOutputDirectoryAreReplaced) {
+  fs::create_directories(out());
+  std::ofstream(out() + "/profile.cubex") << "old";
+  std::ofstream(out() + "/summary.txt") << "old";
+  Outcome r = run("calls", {out_env()});
+  EXPECT_TRUE(r.exited(0));
+  EXPECT_NO_THROW(hcc::profile::read_cubex(out() + "/profile.cubex"));
+  EXPECT_GT(fs::file_size(out() + "/summary.txt"), 3u);
+  for (auto &e : fs::directory_iterator(out()))  // no temporary files left
+    EXPECT_TRUE(e.path().filename() == "profile.cubex" || e.path().filename() == "summary.txt") << e.path();
+}
+
+TEST_F(Process, UnwritableDirectoryFallsBackToTmpdir) {
+  Outcome r = run("calls", {"HCC_OUTPUT_DIR=/proc/hcc-no-such/out", "HCC_VERBOSE=0"});
+  EXPECT_TRUE(r.exited(0));
+  EXPECT_NE(r.err.find("hcc: error: cannot create output directory '/proc/hcc-no-such/out': "), std::string::npos)
+      << r.err;
+  std::regex line("hcc: profile written to fallback directory instead: (.*)/profile.cubex");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, line)) << r.err;
+  EXPECT_EQ(fs::path(m[1].str()).parent_path(), dir_ / "tmp");
+  EXPECT_NO_THROW(hcc::profile::read_cubex(m[1].str() + "/profile.cubex"));
+}
+
+TEST_F(Process, VerboseLevels) {
+  Outcome quiet = run("calls", {out_env(), "HCC_VERBOSE=0"});
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_TRUE(fs::exists(out() + "/profile.cubex"));
+  Outcome loud = run("calls", {out_env(), "HCC_VERBOSE=2"});
+  EXPECT_TRUE(has_line(loud, "hcc: profile written to " + out() + "/profile.cubex")) << loud.err;
+  EXPECT_NE(loud.err.find("1 thread(s)"), std::string::npos) << loud.err;
+  EXPECT_NE(loud.err.find("clock "), std::string::npos) << loud.err;
+}
+
+TEST_F(Process, ExitDeepInsideKeepsStatusAndWritesTheProfile) {
+  Outcome r = run("exit", {out_env()});
+  EXPECT_TRUE(r.exited(3)) << r.status;
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  int b = find_path(p, {"probe_main", "a", "b"});
+  EXPECT_EQ(tu::total(p, "visits", b), 1.0);
+  EXPECT_GT(tu::total(p, "time", b), 0.0);  // closed at finalize
+}
+
+TEST_F(Process, StaticDestructorsAndAtexitHandlersAreMeasured) {
+  Outcome r = run("static", {out_env()});
+  EXPECT_TRUE(r.exited(0));
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"static_dtor"})), 1.0);
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"atexit_handler"})), 1.0);
+}
+
+TEST_F(Process, UncaughtExceptionWritesTheProfileThenAborts) {
+  Outcome r = run("throw", {out_env()});
+  EXPECT_TRUE(r.killed_by(SIGABRT)) << r.status;
+  EXPECT_NE(r.err.find("terminate called"), std::string::npos) << r.err;  // the previous handler ran
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "thrower"})), 1.0);
+}
+
+TEST_F(Process, FatalSignalWritesTheProfileThenDies) {
+  Outcome r = run("segv", {out_env()});
+  EXPECT_TRUE(r.killed_by(SIGSEGV)) << r.status;
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "faulter"})), 1.0);
+
+  Outcome i = run("sigint", {"HCC_OUTPUT_DIR=" + out() + "2"});
+  EXPECT_TRUE(i.killed_by(SIGINT)) << i.status;
+  EXPECT_TRUE(fs::exists(out() + "2/profile.cubex"));
+}
+
+TEST_F(Process, SignalHandlersCanBeSwitchedOff) {
+  Outcome r = run("segv", {out_env(), "HCC_SIGNALS=0"});
+  EXPECT_TRUE(r.killed_by(SIGSEGV));
+  EXPECT_FALSE(fs::exists(out() + "/profile.cubex"));
+}
+
+TEST_F(Process, AHandlerTheProgramInstalledIsKept) {
+  Outcome r = run("own_handler", {out_env()});
+  EXPECT_TRUE(r.exited(7)) << r.status;
+  EXPECT_EQ(r.err, "own handler\n");
+  EXPECT_FALSE(fs::exists(out() + "/profile.cubex"));
+}
+
+TEST_F(Process, ExtraMetricsAppearAfterTimeAndVisits) {
+  Outcome r = run("extra", {out_env()});
+  ASSERT_TRUE(r.exited(0)) << r.status << r.err;
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  ASSERT_EQ(p.metrics.size(), 3u);
+  EXPECT_EQ(p.metrics[2].uniq_name, "test_counter");
+  EXPECT_EQ(tu::total(p, "test_counter", find_path(p, {"probe_main", "a"})), 6.0);  // 10 minus b's 4
+  EXPECT_EQ(tu::total(p, "test_counter", find_path(p, {"probe_main", "a", "b"})), 4.0);
+}
+
+}  // namespace
