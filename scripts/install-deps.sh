@@ -9,6 +9,7 @@ packages=(
   libxml2-dev libarchive-dev                                      # CUBE4 anchor.xml and the .cubex tar container
   libfmt-dev nlohmann-json3-dev libcli11-dev                      # formatting, JSON, hcc-report's arguments
   libgtest-dev libbenchmark-dev                                   # tests and benchmarks
+  libopenmpi-dev openmpi-bin ccache                               # build-system integration tests (MPI wrappers, ccache)
 )
 
 missing=()

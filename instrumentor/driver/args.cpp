@@ -317,4 +317,27 @@ std::vector<std::string> instrumentor_args(const std::vector<std::string> &args,
   return out;
 }
 
+std::string configure_probe_reason(const CommandLine &cl) {
+  auto probe = [](std::string_view path) -> std::string {
+    size_t slash = path.rfind('/');
+    std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    if (starts_with(base, "conftest") || starts_with(base, "conftst"))
+      return "autoconf/libtool probe '" + std::string(path) + "'";
+    if (starts_with(base, "cmTC_") || path.find("cmTC_") != std::string_view::npos ||
+        path.find("CMakeFiles/CMakeScratch/") != std::string_view::npos ||
+        path.find("CMakeFiles/CMakeTmp/") != std::string_view::npos)
+      return "CMake try_compile '" + std::string(path) + "'";
+    if (starts_with(base, "CMake") &&
+        (base.find("CompilerId.") != std::string_view::npos ||
+         base.find("CompilerABI.") != std::string_view::npos))
+      return "CMake compiler identification '" + std::string(path) + "'";
+    return {};
+  };
+  for (const auto &in : cl.inputs)
+    if (auto r = probe(in.path); !r.empty()) return r;
+  if (cl.output)
+    if (auto r = probe(*cl.output); !r.empty()) return r;
+  return {};
+}
+
 }  // namespace hcc::driver

@@ -74,6 +74,16 @@ std::string pass_through_reason(const CommandLine &cl);
 // True when the command ends in a link whose program must carry the runtime.
 bool links_program(const CommandLine &cl);
 
+// Non-empty (the reason) when the command is a build system's probe of the
+// compiler rather than part of the user's program: an input or -o output
+// named conftest*/conftst* (autoconf, libtool), a CMake try_compile
+// (cmTC_* targets, CMakeFiles/CMakeScratch, CMakeFiles/CMakeTmp) or CMake's
+// compiler identification (CMake<LANG>CompilerId/ABI sources). hcc runs
+// those exactly as the plain compiler would: no instrumentation, no runtime,
+// so no probe program ever writes a profile and every check answers as it
+// does without hcc.
+std::string configure_probe_reason(const CommandLine &cl);
+
 // The compile arguments hcc-instrument gets after `--` for one input: the
 // user's arguments minus inputs, -o, -c, -S, -E, the -M* dependency options
 // and every -x (replaced by one trailing `-x <lang>` when the input's

@@ -95,4 +95,20 @@ void choose_by_language(CompilerChoice &c, const CommandLine &cl, const std::str
   resolve(c, self);
 }
 
+bool choose_by_program_name(CompilerChoice &c, const char *argv0, const std::string &self) {
+  if (!argv0) return false;
+  const std::string name = base_name(argv0);
+  // Only the exact names: `hcc` itself keeps choosing by language.
+  if (name == "hcc-cc") {
+    c.command = {"cc"};
+  } else if (name == "hcc-c++") {
+    c.command = {"c++"};
+  } else {
+    return false;
+  }
+  c.how = "default of " + name;
+  resolve(c, self);
+  return true;
+}
+
 }  // namespace hcc::driver

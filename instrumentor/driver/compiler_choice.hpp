@@ -2,7 +2,8 @@
 //
 // In order: --hcc-compiler=CMD, HCC_COMPILER, "prefix mode" (the first
 // argument names a compiler: `hcc gcc -c x.c`, `hcc mpicxx …`, which is how
-// CMAKE_<LANG>_COMPILER_LAUNCHER calls us), else by language: c++ when a C++
+// CMAKE_<LANG>_COMPILER_LAUNCHER calls us), then the name hcc was invoked by
+// (hcc-cc → cc, hcc-c++ → c++), else by language: c++ when a C++
 // input is present, cc for C inputs, c++ for link-only commands (C++ objects
 // then get libstdc++).
 #pragma once
@@ -35,5 +36,12 @@ CompilerChoice choose_explicit(const std::optional<std::string> &option, const c
 
 // Fills an empty choice from the inputs of the (prefix-stripped) command.
 void choose_by_language(CompilerChoice &choice, const CommandLine &cl, const std::string &self);
+
+// Per-language names of the driver: invoked as `hcc-cc` it behaves like `cc`
+// and as `hcc-c++` like `c++`, whatever the inputs (link-only commands
+// included). Fills an empty choice and returns true when `argv0` is one of
+// them; used where one compiler per language is wanted (CMAKE_C_COMPILER,
+// CC=/CXX= of make and configure).
+bool choose_by_program_name(CompilerChoice &choice, const char *argv0, const std::string &self);
 
 }  // namespace hcc::driver

@@ -15,6 +15,7 @@
 #include "instrument_step.hpp"
 #include "link_flags.hpp"
 #include "log.hpp"
+#include "mpi_wrapper.hpp"
 #include "options.hpp"
 #include "paths.hpp"
 #include "process.hpp"
@@ -78,6 +79,7 @@ void show_config(const Layout &layout, const CompilerChoice &choice, bool off,
   s += "runtime:      " + state(layout.runtime_library) + "\n";
   s += "include:      " + state(layout.include_dir) + "\n";
   s += "prelude:      " + state(layout.prelude) + "\n";
+  s += "cmake:        " + state(layout.cmake_dir) + "\n";
   s += "compiler:     " + shell_command(choice.command) + " -> " +
        (choice.program.empty() ? std::string("[not found]") : choice.program) + " (" +
        choice.how + ")\n";
@@ -151,12 +153,17 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   Instrumented work;
   work.compile_args = args;
   const auto instrumentor = instrumentor_command(layout);
+  // An MPI wrapper's hidden -I options (for <mpi.h>), as the wrapper puts
+  // them: before the user's arguments.
+  std::vector<std::string> wrapper_flags;
+  if (runs_mpi_wrapper(compiler)) wrapper_flags = mpi_wrapper_flags(compiler, opts.verbose);
 
   for (const auto &in : cl.inputs) {
     if (!in.instrumentable) continue;
     work.sources.push_back(in.path);
-    InstrumentResult res =
-        instrument_source(instrumentor, in, instrumentor_args(args, cl, in), temps, opts.verbose);
+    std::vector<std::string> iargs = instrumentor_args(args, cl, in);
+    iargs.insert(iargs.begin(), wrapper_flags.begin(), wrapper_flags.end());
+    InstrumentResult res = instrument_source(instrumentor, in, iargs, temps, opts.verbose);
     if (received_signal()) return finish(1, temps, work, false);
     if (!res.ok) {
       work.not_instrumented.push_back(in.path);
@@ -298,7 +305,8 @@ int run_driver(int argc, char **argv) {
     raw.erase(raw.begin(), raw.begin() + n);
   }
   const CommandLine cl = classify(args);
-  if (choice.command.empty()) choose_by_language(choice, cl, self);
+  if (choice.command.empty() && !choose_by_program_name(choice, argc > 0 ? argv[0] : nullptr, self))
+    choose_by_language(choice, cl, self);
 
   if (opts.version) write_stdout("hcc " HCC_VERSION_STRING "\n");
   if (opts.show_config) {
@@ -329,6 +337,13 @@ int run_driver(int argc, char **argv) {
 
   if (off) {
     if (opts.verbose) print_note(std::string("wrapper off (") + (opts.off ? "--hcc-off" : "HCC_WRAPPER") + ")");
+    return exec_compiler(concat(compiler, raw), opts.verbose);
+  }
+  // configure's conftest programs and CMake's try_compile must see the plain
+  // compiler: an instrumented conftest that runs leaves a profile directory
+  // behind, and a check must answer as it does without hcc.
+  if (const std::string probe = configure_probe_reason(cl); !probe.empty()) {
+    if (opts.verbose) print_note("not instrumenting: " + probe);
     return exec_compiler(concat(compiler, raw), opts.verbose);
   }
 

@@ -107,6 +107,8 @@ Layout layout_for(const std::string &executable, const InstallDirs &dirs) {
   l.instrumentor = l.libexec_dir + "/hcc-instrument";
   l.runtime_library = l.lib_dir + "/libhcc.so";
   l.prelude = l.include_dir + "/hcc/detail/inject.h";
+  // The CMake package is installed beside the runtime (CMAKE_INSTALL_LIBDIR).
+  l.cmake_dir = l.lib_dir + "/cmake/hcc";
   return l;
 }
 

@@ -20,6 +20,7 @@ struct Layout {
   std::string instrumentor;     // <prefix>/libexec/hcc/hcc-instrument
   std::string runtime_library;  // <prefix>/lib/libhcc.so
   std::string prelude;          // <prefix>/include/hcc/detail/inject.h
+  std::string cmake_dir;        // <lib_dir>/cmake/hcc: toolchain file, find_package(hcc)
 };
 
 // Real path of the running executable: /proc/self/exe, else argv[0]

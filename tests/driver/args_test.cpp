@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "args.hpp"
+#include "mpi_wrapper.hpp"
 
 using namespace hcc::driver;
 using Args = std::vector<std::string>;
@@ -185,4 +186,35 @@ TEST(FileInputs, ExtensionsThatAreNeverCompilerNames) {
   EXPECT_FALSE(looks_like_file_input("gcc"));
   EXPECT_FALSE(looks_like_file_input("/usr/bin/x86_64-linux-gnu-g++-12"));
   EXPECT_FALSE(looks_like_file_input("mpicxx"));
+}
+
+TEST(ConfigureProbe, AutoconfLibtoolAndCMakeProbesAreRecognised) {
+  auto reason = [](Args a) { return configure_probe_reason(classify(a)); };
+  EXPECT_NE(reason({"-o", "conftest", "-O2", "conftest.c", "-lm"}), "");
+  EXPECT_NE(reason({"-c", "conftest.cpp"}), "");
+  EXPECT_NE(reason({"-c", "conftst1.c"}), "");                 // libtool
+  EXPECT_NE(reason({"conftest.o", "-o", "conftest"}), "");     // link of a probe object
+  EXPECT_NE(reason({"-c", "/b/CMakeFiles/CMakeScratch/TryCompile-x/src.c", "-o",
+                    "CMakeFiles/cmTC_1.dir/src.c.o"}), "");
+  EXPECT_NE(reason({"CMakeFiles/cmTC_1.dir/src.c.o", "-o", "cmTC_1"}), "");
+  EXPECT_NE(reason({"CMakeCCompilerId.c"}), "");
+  EXPECT_NE(reason({"-v", "-c", "/usr/share/cmake/Modules/CMakeCXXCompilerABI.cpp"}), "");
+  // The user's own files, even in a CMake build tree.
+  EXPECT_EQ(reason({"-c", "src/app.c", "-o", "CMakeFiles/app.dir/src/app.c.o"}), "");
+  EXPECT_EQ(reason({"CMakeFiles/app.dir/src/app.c.o", "-o", "app"}), "");
+  EXPECT_EQ(reason({"-c", "contest.c"}), "");
+}
+
+TEST(MpiWrapper, PreprocessorFlagsFromShow) {
+  // Open MPI (mpicxx -show) and MPICH (mpicc -show) output.
+  EXPECT_EQ(preprocessor_flags_from_show(
+                "g++ -I/usr/lib/openmpi/include -I/usr/lib/openmpi/include/openmpi "
+                "-L/usr/lib/openmpi/lib -lmpi_cxx -lmpi\n"),
+            (Args{"-I/usr/lib/openmpi/include", "-I/usr/lib/openmpi/include/openmpi"}));
+  EXPECT_EQ(preprocessor_flags_from_show("gcc -Wl,-z,relro -I/opt/mpich/include -isystem /x -DMPICH_X=1 "
+                                         "-pthread -L/opt/mpich/lib -Wl,-rpath -Wl,/opt/mpich/lib -lmpi"),
+            (Args{"-I/opt/mpich/include", "-isystem", "/x", "-DMPICH_X=1", "-pthread"}));
+  EXPECT_TRUE(runs_mpi_wrapper({"/usr/bin/mpicxx"}));
+  EXPECT_TRUE(runs_mpi_wrapper({"/usr/bin/ccache", "mpicc"}));
+  EXPECT_FALSE(runs_mpi_wrapper({"/usr/bin/gcc", "-m64"}));
 }

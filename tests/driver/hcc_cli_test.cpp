@@ -597,3 +597,32 @@ TEST_F(Cli, RelocatedPrefixLinksTheRuntimeAndTheProgramRuns) {
   EXPECT_EQ(a3.out, "util=42\n");
   EXPECT_NE(a3.err.find("hcc-stub: enters=2 exits=2"), std::string::npos) << a3.err;
 }
+
+// ---- per-language names and configure probes --------------------------------
+
+TEST_F(Cli, PerLanguageNamesChooseCcAndCxxWhateverTheInputs) {
+  // hcc-cc/hcc-c++ are symlinks to hcc made by the build (bin/).
+  const std::string dir = fs::path(kHcc).parent_path().string();
+  auto show = [&](const std::string &name, Args args) {
+    Args argv = {dir + "/" + name, "--hcc-show-config"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run(argv, work_.path(), env());
+  };
+  Result cc_link = show("hcc-cc", {"a.o", "-o", "app"});  // hcc alone would pick c++
+  EXPECT_NE(cc_link.out.find("compiler:     cc -> "), std::string::npos) << cc_link.out;
+  EXPECT_NE(cc_link.out.find("(default of hcc-cc)"), std::string::npos) << cc_link.out;
+  Result cxx_c = show("hcc-c++", {"-c", "src/x.c"});  // like c++ x.c
+  EXPECT_NE(cxx_c.out.find("compiler:     c++ -> "), std::string::npos) << cxx_c.out;
+  Result prefix = show("hcc-cc", {"gcc", "-c", "src/x.c"});  // prefix mode still wins
+  EXPECT_NE(prefix.out.find("compiler:     gcc -> "), std::string::npos) << prefix.out;
+  EXPECT_NE(show("hcc-cc", {}).out.find("cmake:        "), std::string::npos);
+}
+
+TEST_F(Cli, ConftestProgramsAreCompiledPlain) {
+  write_file(work_ / "conftest.c", "int main(void) { return 0; }\n");
+  Result r = hcc({"-o", "conftest", "conftest.c"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(calls().empty()) << "the instrumentor ran on a configure probe";
+  // No runtime either: a conftest that runs must not write a profile.
+  EXPECT_EQ(read_file(work_ / "conftest").find("libhcc.so"), std::string::npos);
+}

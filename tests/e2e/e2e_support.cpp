@@ -31,7 +31,9 @@ std::string read_file(const std::string &path) {
 
 RunResult run(const std::string &cmd) {
   static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() / ("hcc-e2e-" + std::to_string(getpid()));
+  // Captured output lives in the test's work tree, not in /tmp, so nothing is
+  // left behind outside the build directory.
+  const fs::path dir = fs::path(HCC_E2E_WORK) / ".captured";
   fs::create_directories(dir);
   const std::string base = (dir / std::to_string(counter++)).string();
   const std::string full = "(" + cmd + ") >" + base + ".out 2>" + base + ".err";

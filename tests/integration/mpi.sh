@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# MPI compiler wrappers underneath hcc: prefix mode (`hcc mpicc`),
+# HCC_COMPILER=mpicxx, and find_package(MPI) through the toolchain file.
+# Each program runs on 2 ranks; every rank writes a profile.
+source "$(dirname "$0")/lib.sh"
+HCC="$IT_BIN/hcc"
+command -v mpicc > /dev/null && command -v mpirun > /dev/null || fail "Open MPI missing (scripts/install-deps.sh)"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+P="$IT_SRC/tests/integration/mpi-project"
+
+# mpirun_profiled <name> <program>: both ranks' profiles in <name>-<rank>.
+mpirun_profiled() {
+  local name=$1 prog=$2
+  rm -rf "$name"-*
+  timeout 120 mpirun -np 2 sh -c "HCC_OUTPUT_DIR=$PWD/$name-\$OMPI_COMM_WORLD_RANK exec $prog" > "$name.out" \
+    || fail "mpirun $prog"
+  grep -q "^ranks=2 sum=3$" "$name.out" || { cat "$name.out"; fail "$prog output"; }
+  for r in 0 1; do
+    [ -f "$name-$r/profile.cubex" ] || fail "rank $r wrote no profile"
+    "$HCC_REPORT" --json "$name-$r" > "$name-$r/report.json"
+    expect_regions "$name-$r" '^main$' '^ring_exchange$' 'total'
+  done
+}
+
+step "hcc mpicc / hcc mpicxx (prefix mode)"
+# The wrappers' hidden -I (for <mpi.h>) must reach the instrumentor: no
+# "could not instrument" warning.
+"$HCC" mpicc -O2 -c "$P/exchange.c" -o exchange.o 2> prefix.err
+"$HCC" mpicxx -O2 -c "$P/ring.cpp" -o ring.o 2>> prefix.err
+"$HCC" mpicxx exchange.o ring.o -o ring-prefix 2>> prefix.err
+grep "hcc: warning" prefix.err && fail "hcc warned"
+mpirun_profiled prefix ./ring-prefix
+
+step "HCC_COMPILER=mpicxx hcc"
+HCC_COMPILER=mpicxx "$HCC" -O2 "$P/ring.cpp" exchange.o -o ring-env 2> env.err
+grep "hcc: warning" env.err && fail "hcc warned"
+mpirun_profiled env ./ring-env
+
+step "find_package(MPI) through the toolchain file"
+"$CMAKE" -S "$P" -B build -G "$GENERATOR" -DCMAKE_TOOLCHAIN_FILE="$IT_PREFIX/lib/cmake/hcc/hcc-toolchain.cmake" \
+  > configure.log 2>&1 || { cat configure.log; fail "configure"; }
+expect_no_profiles build
+"$CMAKE" --build build > build.log 2>&1 || { cat build.log; fail "build"; }
+grep -q "hcc: warning" build.log && { cat build.log; fail "hcc warned during the build"; }
+mpirun_profiled cmake build/ring
+echo PASS
