@@ -1,0 +1,318 @@
+#include "function_guards.h"
+
+#include "naming.h"
+
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ExprConcepts.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Lex/Lexer.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace hcc::rewriter {
+
+using namespace clang;
+
+namespace {
+
+// One guard to write; numbered only once all are known, in file order, so the
+// output does not depend on the order the AST is walked in.
+struct Guard {
+  std::string name;      // C expression: string literal or __PRETTY_FUNCTION__
+  std::string mangled;   // raw, quoted when written
+  unsigned begin_line;
+  unsigned end_line;
+};
+
+// The block whose `{` receives the guard: the body itself, or for a
+// function-try-block the `try { ... }` block, so the guard covers the whole
+// body and exceptions caught by the handlers still see the region exited.
+const CompoundStmt *guardedBlock(const Stmt *body) {
+  if (const auto *block = dyn_cast_or_null<CompoundStmt>(body)) return block;
+  if (const auto *tryStmt = dyn_cast_or_null<CXXTryStmt>(body)) return tryStmt->getTryBlock();
+  return nullptr;
+}
+
+class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
+  using Base = RecursiveASTVisitor<GuardFinder>;
+
+ public:
+  explicit GuardFinder(RewriteContext &ctx)
+      : ctx_(ctx),
+        policy_(namingPolicy(ctx.lang)),
+        mangler_(ctx.ast.createMangleContext()) {}
+
+  // Templates are rewritten once, in the text of the pattern; the compiler
+  // stamps out one guard per instantiation from it.
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  // Implicit members have no text to rewrite.
+  bool shouldVisitImplicitCode() const { return false; }
+
+  // Lambdas written where a constant is required may be evaluated at compile
+  // time (C++17 makes suitable lambdas implicitly constexpr); a static local
+  // would make such a use ill-formed, so those lambdas are left alone.
+  //
+  // Variables whose initializer may be used in constant expressions:
+  // constexpr and constinit ones, and in C++ `const` integral ones
+  // (`const int n = f(); int a[n];`), including static members.
+  // (References are left out: `const auto &r = make([] {...});` is common
+  // and a reference to a compile-time constant is rare.)
+  bool TraverseVarDecl(VarDecl *var) {
+    QualType t = var->getType();
+    bool constant = var->isConstexpr() || var->hasAttr<ConstInitAttr>() ||
+                    (ctx_.lang.CPlusPlus && t.isConstQualified() && !t.isVolatileQualified() &&
+                     t->isIntegralOrEnumerationType());
+    ConstantScope scope(*this, constant);
+    return Base::TraverseVarDecl(var);
+  }
+  bool TraverseStaticAssertDecl(StaticAssertDecl *decl) {
+    ConstantScope scope(*this, true);
+    return Base::TraverseStaticAssertDecl(decl);
+  }
+  // Sema wraps most constant-evaluated expressions in ConstantExpr: case
+  // labels, enumerators, bit-field widths, alignas, noexcept(...),
+  // if constexpr conditions, immediate (consteval) calls.
+  // No data-recursion queue parameter: the scope must cover the subtree.
+  bool TraverseConstantExpr(ConstantExpr *expr) {
+    ConstantScope scope(*this, true);
+    return Base::TraverseConstantExpr(expr, nullptr);
+  }
+  // ... but not array bounds,
+  bool TraverseConstantArrayTypeLoc(ConstantArrayTypeLoc tl) {
+    ConstantScope scope(*this, true);
+    return Base::TraverseConstantArrayTypeLoc(tl);
+  }
+  bool TraverseDependentSizedArrayTypeLoc(DependentSizedArrayTypeLoc tl) {
+    ConstantScope scope(*this, true);
+    return Base::TraverseDependentSizedArrayTypeLoc(tl);
+  }
+  // template arguments and default template arguments,
+  bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &arg) {
+    ConstantScope scope(*this, arg.getArgument().getKind() == TemplateArgument::Expression);
+    return Base::TraverseTemplateArgumentLoc(arg);
+  }
+  bool TraverseNonTypeTemplateParmDecl(NonTypeTemplateParmDecl *decl) {
+    ConstantScope scope(*this, true);
+    return Base::TraverseNonTypeTemplateParmDecl(decl);
+  }
+  // and constraints (C++20).
+  bool TraverseConceptDecl(ConceptDecl *decl) {
+    ConstantScope scope(*this, true);
+    return Base::TraverseConceptDecl(decl);
+  }
+  bool TraverseRequiresExpr(RequiresExpr *expr) {
+    ConstantScope scope(*this, true);
+    return Base::TraverseRequiresExpr(expr, nullptr);
+  }
+
+  // Everything inside a lambda written `constexpr` may run at compile time.
+  bool TraverseLambdaExpr(LambdaExpr *lambda) {
+    ConstantScope scope(*this, writtenConstexpr(lambda));
+    return Base::TraverseLambdaExpr(lambda, nullptr);
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *fd);
+  bool VisitLambdaExpr(LambdaExpr *lambda);
+
+  const std::map<unsigned, Guard> &guards() const { return guards_; }
+
+ private:
+  struct ConstantScope {
+    ConstantScope(GuardFinder &f, bool active) : f_(f), active_(active) {
+      if (active_) ++f_.constant_depth_;
+    }
+    ~ConstantScope() {
+      if (active_) --f_.constant_depth_;
+    }
+    GuardFinder &f_;
+    bool active_;
+  };
+
+  // Why `fd` must not get a guard, or nothing.
+  std::optional<std::string> reasonToSkip(const FunctionDecl *fd) const;
+  bool writtenConstexpr(const LambdaExpr *lambda) const;
+  bool insideConstexprFunction(const LambdaExpr *lambda) const;
+  // Records a guard after `block`'s `{`, or says why not when the braces are
+  // not plain text of the main file.
+  void addGuard(const CompoundStmt *block, SourceLocation begin, SourceLocation end,
+                std::string name, std::string mangled, const std::string &what);
+
+  RewriteContext &ctx_;
+  PrintingPolicy policy_;
+  std::unique_ptr<MangleContext> mangler_;
+  unsigned constant_depth_ = 0;
+  std::map<unsigned, Guard> guards_;  // by file offset of the insertion: dedupes too
+};
+
+std::optional<std::string> GuardFinder::reasonToSkip(const FunctionDecl *fd) const {
+  if (isa<CoroutineBodyStmt>(fd->getBody())) return "coroutine";
+  // consteval first: it implies constexpr, and the message should be precise.
+  if (fd->isConsteval()) return "consteval";
+  if (fd->isConstexpr()) return "constexpr";
+  if (fd->hasAttr<NakedAttr>()) return "naked function";
+  if (fd->hasAttr<NoInstrumentFunctionAttr>()) return "no_instrument_function";
+  if (const IdentifierInfo *id = fd->getIdentifier()) {
+    // The runtime's own functions must not measure themselves.
+    if (id->getName().startswith("hcc_") || id->getName().startswith("__hcc_"))
+      return "hcc runtime function";
+  }
+  // C99 6.7.4p3: an inline definition with external linkage must not define
+  // a modifiable static object. Covers `inline` and `extern inline`.
+  if (!ctx_.lang.CPlusPlus && fd->isInlineSpecified() && fd->hasExternalFormalLinkage())
+    return "C inline function with external linkage";
+  return std::nullopt;
+}
+
+bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
+  if (fd->isImplicit()) return true;
+  // A lambda's call operator is reached through its LambdaExpr.
+  if (const auto *md = dyn_cast<CXXMethodDecl>(fd); md && md->getParent()->isLambda())
+    return true;
+  // Header functions are not ours (and their bodies were not even parsed).
+  if (!ctx_.expandsInMainFile(fd->getLocation())) return true;
+
+  if (fd->isDeleted()) {
+    ctx_.leftAlone(fd->getLocation(), shortName(fd), "deleted");
+    return true;
+  }
+  if (fd->isDefaulted()) {
+    ctx_.leftAlone(fd->getLocation(), shortName(fd), "defaulted");
+    return true;
+  }
+  if (!fd->doesThisDeclarationHaveABody() || !fd->getBody()) return true;
+
+  if (auto why = reasonToSkip(fd)) {
+    ctx_.leftAlone(fd->getLocation(), shortName(fd), *why);
+    return true;
+  }
+  const CompoundStmt *block = guardedBlock(fd->getBody());
+  if (!block) return true;
+
+  // The region spans the whole definition, template header included.
+  SourceLocation begin = fd->getBeginLoc();
+  // (Abbreviated templates, `void f(auto)`, have no `template` to start at.)
+  if (const FunctionTemplateDecl *tmpl = fd->getDescribedFunctionTemplate();
+      tmpl && tmpl->getBeginLoc().isValid())
+    begin = tmpl->getBeginLoc();
+  addGuard(block, begin, fd->getEndLoc(), functionNameExpr(fd, policy_),
+           linkerName(fd, *mangler_), shortName(fd));
+  return true;
+}
+
+// True when the lambda says `constexpr` or `consteval` itself. Clang also
+// marks lambdas that merely qualify as constexpr (C++17), which we do want to
+// instrument, so the flag on the call operator cannot tell them apart.
+bool GuardFinder::writtenConstexpr(const LambdaExpr *lambda) const {
+  const CompoundStmt *body = lambda->getCompoundStmtBody();
+  SourceLocation from = lambda->getIntroducerRange().getEnd();
+  SourceLocation to = body ? body->getLBracLoc() : SourceLocation();
+  const SourceManager &sm = ctx_.sm;
+  if (!from.isFileID() || !to.isFileID() || sm.getFileID(from) != sm.getFileID(to)) {
+    // Specifiers in macro text (e.g. KOKKOS_LAMBDA): trust the flag only
+    // where it cannot be implicit, i.e. before C++17.
+    return lambda->getCallOperator()->isConstexpr() && !ctx_.lang.CPlusPlus17;
+  }
+  FileID fid = sm.getFileID(from);
+  unsigned stop = sm.getFileOffset(to);
+  llvm::StringRef buffer = sm.getBufferData(fid);
+  Lexer lexer(sm.getLocForStartOfFile(fid), ctx_.lang, buffer.begin(),
+              buffer.begin() + sm.getFileOffset(from), buffer.end());
+  Token tok;
+  while (!lexer.LexFromRawLexer(tok) && sm.getFileOffset(tok.getLocation()) < stop) {
+    if (tok.is(tok::raw_identifier) &&
+        (tok.getRawIdentifier() == "constexpr" || tok.getRawIdentifier() == "consteval"))
+      return true;
+  }
+  return false;
+}
+
+// A lambda inside a constexpr function may run during constant evaluation.
+// (Enclosing lambdas are not looked at here: their call operators carry the
+// implicit C++17 constexpr flag; TraverseLambdaExpr tracks the written one.)
+bool GuardFinder::insideConstexprFunction(const LambdaExpr *lambda) const {
+  for (const DeclContext *dc = lambda->getLambdaClass()->getDeclContext(); dc;
+       dc = dc->getParent()) {
+    const auto *fd = dyn_cast<FunctionDecl>(dc);
+    if (!fd) continue;
+    const auto *md = dyn_cast<CXXMethodDecl>(fd);
+    if (md && md->getParent()->isLambda()) continue;
+    if (fd->isConstexpr()) return true;
+  }
+  return false;
+}
+
+bool GuardFinder::VisitLambdaExpr(LambdaExpr *lambda) {
+  if (!ctx_.expandsInMainFile(lambda->getBeginLoc())) return true;
+  const CXXMethodDecl *op = lambda->getCallOperator();
+  std::string name = lambdaName(ctx_.file_name, ctx_.line(lambda->getBeginLoc()));
+
+  std::optional<std::string> why;
+  if (isa_and_nonnull<CoroutineBodyStmt>(op->getBody()))
+    why = "coroutine";
+  else if (writtenConstexpr(lambda))
+    why = op->isConsteval() ? "consteval" : "constexpr";
+  else if (constant_depth_ > 0)
+    why = "may be evaluated at compile time (constant expression context)";
+  else if (insideConstexprFunction(lambda))
+    why = "may be evaluated at compile time (inside a constexpr function)";
+  else if (op->hasAttr<NakedAttr>())
+    why = "naked function";
+  else if (op->hasAttr<NoInstrumentFunctionAttr>())
+    why = "no_instrument_function";
+  if (why) {
+    ctx_.leftAlone(lambda->getBeginLoc(), name, *why);
+    return true;
+  }
+  const CompoundStmt *block = lambda->getCompoundStmtBody();
+  if (!block) return true;
+  addGuard(block, lambda->getBeginLoc(), lambda->getEndLoc(), quoteCString(name), "",
+           name);
+  return true;
+}
+
+void GuardFinder::addGuard(const CompoundStmt *block, SourceLocation begin,
+                           SourceLocation end, std::string name, std::string mangled,
+                           const std::string &what) {
+  SourceLocation lbrace = block->getLBracLoc();
+  SourceLocation rbrace = block->getRBracLoc();
+  if (lbrace.isMacroID() || rbrace.isMacroID()) {
+    // Text from a #define is shared by every use of the macro. Text in a
+    // macro argument is the user's, but the guard's commas would split the
+    // argument, and a macro may stringize it (#x) into the program's output.
+    ctx_.leftAlone(begin, what, "body braces come from a macro expansion");
+    return;
+  }
+  // Braces in another file (a body #included into place): not our text.
+  if (!ctx_.isMainFileChar(lbrace) || !ctx_.isMainFileChar(rbrace)) return;
+
+  unsigned offset = ctx_.sm.getFileOffset(lbrace) + 1;  // just after `{`
+  guards_.emplace(offset, Guard{std::move(name), std::move(mangled), ctx_.line(begin),
+                                ctx_.line(end)});
+}
+
+}  // namespace
+
+unsigned addFunctionGuards(RewriteContext &ctx) {
+  GuardFinder finder(ctx);
+  for (Decl *d : ctx.main_decls) finder.TraverseDecl(d);
+
+  const std::string file = quoteCString(ctx.file_name);
+  unsigned n = 0;
+  for (const auto &[offset, g] : finder.guards()) {
+    const std::string id = std::to_string(n++);
+    ctx.edits.insert(offset, "static hcc_region_desc __hcc_rd" + id + " = {" + g.name +
+                                 ", " + quoteCString(g.mangled) + ", " + file + ", " +
+                                 std::to_string(g.begin_line) + ", " +
+                                 std::to_string(g.end_line) + ", 0, 0}; " +
+                                 "HCC_FUNCTION_GUARD_(__hcc_g" + id + ", &__hcc_rd" + id +
+                                 ");");
+  }
+  return n;
+}
+
+}  // namespace hcc::rewriter

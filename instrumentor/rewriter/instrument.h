@@ -1,0 +1,44 @@
+// hcc's source rewriter as a library: parse one file with Clang, apply the
+// rewriters (function_guards, setjmp_marks), return the new text.
+// tool.cpp is the command-line front end; the unit tests call this directly.
+#ifndef HCC_REWRITER_INSTRUMENT_H
+#define HCC_REWRITER_INSTRUMENT_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hcc::rewriter {
+
+struct Options {
+  // Written into `#line 1 "NAME"` and every descriptor; "" means the source path.
+  std::string main_file_name;
+  // Skip tearing down the AST at the end. For a process that exits right
+  // after (hcc-instrument); a library user must leave this off.
+  bool leak_ast = false;
+};
+
+struct Result {
+  bool ok = false;
+  // `#line 1 "NAME"` + the rewritten file; empty unless ok.
+  std::string output;
+  // One line per function left alone, per parse error, per dropped compiler
+  // option: what --verbose prints.
+  std::vector<std::string> messages;
+  unsigned guards = 0;
+  unsigned setjmp_marks = 0;
+};
+
+// `compile_args`: the user's compiler arguments minus sources and -o/-c.
+Result instrumentFile(const std::string &source, const std::vector<std::string> &compile_args,
+                      const Options &options);
+
+// The same on text in memory: `code` is the file `path`; `extra_files` maps
+// more paths (headers) to their contents. Other files come from disk.
+Result instrumentCode(const std::string &code, const std::string &path,
+                      const std::vector<std::string> &compile_args, const Options &options,
+                      const std::map<std::string, std::string> &extra_files = {});
+
+}  // namespace hcc::rewriter
+
+#endif

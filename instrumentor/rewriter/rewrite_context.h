@@ -1,0 +1,59 @@
+// What every rewriter (function_guards, setjmp_marks, ...) gets: the parsed
+// translation unit, the main file's top-level declarations, the edit list and
+// the place to explain what was left alone.
+#ifndef HCC_REWRITER_REWRITE_CONTEXT_H
+#define HCC_REWRITER_REWRITE_CONTEXT_H
+
+#include "edits.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hcc::rewriter {
+
+struct RewriteContext {
+  clang::ASTContext &ast;
+  clang::SourceManager &sm;
+  const clang::LangOptions &lang;
+  // NAME: the file name written into descriptors and messages (what the user
+  // compiled, not the temporary path hcc may have parsed).
+  std::string file_name;
+  // Top-level declarations that begin in the main file. Rewriters traverse
+  // only these: the headers' declarations are most of the AST and none of them
+  // are rewritten.
+  std::vector<clang::Decl *> main_decls;
+  Edits &edits;
+  std::vector<std::string> &messages;
+
+  // Line of `loc` in the main file as the user sees it (text from a macro
+  // counts at the place the macro is used).
+  unsigned line(clang::SourceLocation loc) const {
+    return sm.getExpansionLineNumber(loc);
+  }
+  // True when `loc` (or the macro use it comes from) is in the main file.
+  bool expandsInMainFile(clang::SourceLocation loc) const {
+    return loc.isValid() && sm.isInMainFile(sm.getExpansionLoc(loc));
+  }
+  // True when `loc` is a character of the main file itself, so text can be
+  // inserted there.
+  bool isMainFileChar(clang::SourceLocation loc) const {
+    return loc.isValid() && loc.isFileID() && sm.getFileID(loc) == sm.getMainFileID();
+  }
+  // "hcc: app.cpp:12: leaving 'sq' alone: constexpr"
+  // Said once even when a macro expands the same text twice.
+  void leftAlone(clang::SourceLocation loc, const std::string &what,
+                 const std::string &why) {
+    std::string m = "hcc: " + file_name + ":" + std::to_string(line(loc)) + ": leaving '" +
+                    what + "' alone: " + why;
+    if (said.insert(m).second) messages.push_back(std::move(m));
+  }
+  std::set<std::string> said;
+};
+
+}  // namespace hcc::rewriter
+
+#endif

@@ -1,0 +1,160 @@
+// hcc-instrument: the command-line contract with the `hcc` driver.
+//
+//   hcc-instrument [--verbose] [--main-file-name=NAME] -o OUT SOURCE -- <compiler args>
+//
+// Exit 0 and OUT written: OUT is `#line 1 "NAME"` + SOURCE with region guards.
+// Exit non-zero and no OUT: the driver compiles SOURCE unchanged, and the real
+// compiler prints whatever is wrong with it; so nothing is printed here
+// unless --verbose (usage errors excepted: they are the driver's bugs).
+#include "instrument.h"
+
+#include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Process.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kFailed = 1;  // the file could not be instrumented
+constexpr int kUsage = 2;   // the command line is wrong
+
+const char kUsageText[] =
+    "usage: hcc-instrument [--verbose] [--main-file-name=NAME] -o OUT SOURCE -- "
+    "<compiler arguments>\n";
+
+struct CommandLine {
+  bool verbose = false;
+  std::string main_file_name;
+  std::string out;
+  std::string source;
+  std::vector<std::string> compile_args;
+};
+
+bool parse(int argc, char **argv, CommandLine &cl, std::string &error) {
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a == "--verbose") {
+      cl.verbose = true;
+    } else if (a.rfind("--main-file-name=", 0) == 0) {
+      cl.main_file_name = a.substr(sizeof("--main-file-name=") - 1);
+    } else if (a == "-o") {
+      if (++i == argc) {
+        error = "-o needs a file name";
+        return false;
+      }
+      cl.out = argv[i];
+    } else if (a.size() > 1 && a[0] == '-') {
+      error = "unknown option '" + a + "'";
+      return false;
+    } else if (cl.source.empty()) {
+      cl.source = a;
+    } else {
+      error = "more than one source file ('" + cl.source + "', '" + a + "')";
+      return false;
+    }
+  }
+  for (; i < argc; ++i) cl.compile_args.push_back(argv[i]);
+  if (cl.out.empty() || cl.source.empty()) {
+    error = cl.out.empty() ? "missing -o OUT" : "missing SOURCE";
+    return false;
+  }
+  return true;
+}
+
+// Write-then-rename: a reader (the driver, or make after a crash) never sees
+// half a file under OUT's name.
+bool writeAtomically(const std::string &path, const std::string &text, std::string &error) {
+  std::string tmp = path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream os(tmp, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      error = "cannot write " + tmp + ": " + ec.message();
+      return false;
+    }
+    os << text;
+    os.close();
+    if (os.has_error()) {
+      error = "cannot write " + tmp + ": " + os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(tmp);
+      return false;
+    }
+  }
+  if ((ec = llvm::sys::fs::rename(tmp, path))) {
+    error = "cannot rename " + tmp + " to " + path + ": " + ec.message();
+    llvm::sys::fs::remove(tmp);
+    return false;
+  }
+  return true;
+}
+
+// Exit without running destructors: the AST was deliberately leaked
+// (Options::leak_ast), and after a recovered crash Clang's state must not be
+// touched again.
+[[noreturn]] void finish(int status) {
+  llvm::outs().flush();
+  llvm::errs().flush();
+  _exit(status);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  CommandLine cl;
+  std::string error;
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    fputs(kUsageText, stdout);
+    return 0;
+  }
+  if (!parse(argc, argv, cl, error)) {
+    fprintf(stderr, "hcc-instrument: %s\n%s", error.c_str(), kUsageText);
+    return kUsage;
+  }
+
+  // An OUT left over from an earlier run must not pass for this run's
+  // result if we fail (or crash) below.
+  llvm::sys::fs::remove(cl.out);
+
+  hcc::rewriter::Options options;
+  options.main_file_name = cl.main_file_name;
+  options.leak_ast = true;
+  hcc::rewriter::Result result;
+
+  // A crash inside Clang on some unusual input must end as a plain failure
+  // (the driver then compiles the original), not as a core dump and a stack
+  // trace in the user's build log.
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext crc;
+  bool survived = crc.RunSafely([&] {
+    result = hcc::rewriter::instrumentFile(cl.source, cl.compile_args, options);
+  });
+
+  if (cl.verbose) {
+    for (const std::string &m : result.messages) llvm::errs() << m << '\n';
+    if (!survived) llvm::errs() << "hcc: " << cl.source << ": the instrumentor crashed\n";
+  }
+  if (!survived || !result.ok) finish(kFailed);
+
+  if (!writeAtomically(cl.out, result.output, error)) {
+    if (cl.verbose) llvm::errs() << "hcc: " << error << '\n';
+    finish(kFailed);
+  }
+  if (cl.verbose) {
+    llvm::errs() << "hcc: " << (cl.main_file_name.empty() ? cl.source : cl.main_file_name)
+                 << ": " << result.guards << " function guard(s), " << result.setjmp_marks
+                 << " setjmp mark(s)\n";
+  }
+  finish(0);
+}

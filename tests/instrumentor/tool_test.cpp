@@ -1,0 +1,124 @@
+// hcc-instrument's command line: the contract with the hcc driver.
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+namespace hcc::test {
+namespace {
+
+const std::string kTool = HCC_INSTRUMENT_EXE;
+
+bool exists(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+TEST(Tool, WritesLineDirectivePlusRewrittenSource) {
+  TempDir dir;
+  std::string src = dir.write("app.cpp", "int sq(int x) { return x * x; }\n");
+  std::string out = dir.file("app.hcc.cpp");
+  Process r = run({kTool, "--main-file-name=src/app.cpp", "-o", out, src, "--", "-O2"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "");  // silent without --verbose
+  EXPECT_EQ(readFile(out),
+            "#line 1 \"src/app.cpp\"\n"
+            "int sq(int x) {static hcc_region_desc __hcc_rd0 = {\"sq(int)\", \"_Z2sqi\", "
+            "\"src/app.cpp\", 1, 1, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g0, &__hcc_rd0); return x "
+            "* x; }\n");
+}
+
+TEST(Tool, NameDefaultsToTheSourceArgument) {
+  TempDir dir;
+  std::string src = dir.write("m.c", "int main(void) { return 0; }\n");
+  std::string out = dir.file("out.c");
+  ASSERT_EQ(run({kTool, "-o", out, src, "--"}).status, 0);
+  EXPECT_EQ(readFile(out).substr(0, src.size() + 11), "#line 1 \"" + src + "\"\n");
+}
+
+TEST(Tool, UnparseableFileFailsSilentlyAndLeavesNoOutput) {
+  TempDir dir;
+  std::string src = dir.write("bad.cpp", "int f( { return 0; }\n");
+  std::string out = dir.file("out.cpp");
+  dir.write("out.cpp", "stale output of an earlier run\n");
+  Process r = run({kTool, "-o", out, src, "--", "-std=c++17"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(exists(out));
+}
+
+TEST(Tool, VerboseExplainsErrors) {
+  TempDir dir;
+  std::string src = dir.write("bad.cpp", "int ok() { return 0; }\nint f( { return 0; }\n");
+  std::string out = dir.file("out.cpp");
+  Process r = run({kTool, "--verbose", "--main-file-name=bad.cpp", "-o", out, src, "--"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.out.find("hcc: bad.cpp:2:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("error: "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("errors generated"), std::string::npos) << r.out;
+  EXPECT_FALSE(exists(out));
+}
+
+TEST(Tool, VerboseExplainsFunctionsLeftAlone) {
+  TempDir dir;
+  std::string src = dir.write("app.cpp",
+                              "\n\n\n\n\n\n\n\n\n\n\nconstexpr int sq(int x) { return x * x; }\n"
+                              "int use() { return sq(2); }\n");
+  std::string out = dir.file("out.cpp");
+  Process r = run({kTool, "--verbose", "--main-file-name=app.cpp", "-o", out, src, "--"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("hcc: app.cpp:12: leaving 'sq' alone: constexpr\n"), std::string::npos)
+      << r.out;
+}
+
+TEST(Tool, GccOnlyOptionsDoNotStopInstrumentation) {
+  TempDir dir;
+  std::string src = dir.write("a.c", "int f(void) { return 1; }\n");
+  std::string out = dir.file("out.c");
+  Process r = run({kTool, "-o", out, src, "--", "-O2", "-fipa-pta", "-fno-keep-inline-dllexport",
+               "-Wno-maybe-uninitialized", "-flto=auto", "-MD", "-MF", dir.file("a.d")});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(readFile(out).find("HCC_FUNCTION_GUARD_"), std::string::npos);
+  EXPECT_FALSE(exists(dir.file("a.d")));  // the dependency file is the build's job
+}
+
+TEST(Tool, IncludePathsAndDefinesReachTheParser) {
+  TempDir dir;
+  mkdir(dir.file("inc").c_str(), 0700);
+  dir.write("inc/conf.h", "#define RET 7\n");
+  std::string src = dir.write("a.c",
+                              "#include \"conf.h\"\n#ifndef ON\n#error off\n#endif\n"
+                              "int f(void) { return RET; }\n");
+  std::string out = dir.file("out.c");
+  EXPECT_NE(run({kTool, "-o", out, src, "--"}).status, 0);
+  EXPECT_EQ(run({kTool, "-o", out, src, "--", "-I", dir.file("inc"), "-DON"}).status, 0);
+}
+
+TEST(Tool, LanguageComesFromExtensionOrX) {
+  TempDir dir;
+  // Valid C, invalid C++ (implicit void* conversion).
+  std::string c = dir.write("a.c", "#include <stdlib.h>\nint *f(void) { int *p = malloc(4); return p; }\n");
+  std::string out = dir.file("out.c");
+  EXPECT_EQ(run({kTool, "-o", out, c, "--"}).status, 0);
+  EXPECT_NE(run({kTool, "-o", out, c, "--", "-x", "c++"}).status, 0);
+  std::string upper = dir.write("b.C", "template <class T> T id(T t) { return t; }\n");
+  EXPECT_EQ(run({kTool, "-o", out, upper, "--"}).status, 0);
+}
+
+TEST(Tool, UsageErrors) {
+  EXPECT_EQ(run({kTool}).status, 2);
+  EXPECT_EQ(run({kTool, "-o", "x.c"}).status, 2);
+  EXPECT_EQ(run({kTool, "--bogus", "-o", "x", "a.c", "--"}).status, 2);
+  EXPECT_EQ(run({kTool, "--help"}).status, 0);
+}
+
+TEST(Tool, MissingSourceFails) {
+  TempDir dir;
+  Process r = run({kTool, "-o", dir.file("o.c"), dir.file("missing.c"), "--"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.out, "");
+}
+
+}  // namespace
+}  // namespace hcc::test
