@@ -361,6 +361,15 @@ int run_driver(int argc, char **argv) {
   }
   const std::vector<std::string> link_flags =
       link ? runtime_link_flags(layout.lib_dir) : std::vector<std::string>{};
+  // An MPI program also links the PMPI wrappers, ahead of the user's
+  // arguments (see mpi_link_flags); appended to the compiler command so every
+  // path below (pass-through, instrumented, fallback) carries them.
+  if (link && (runs_mpi_wrapper(compiler) || links_mpi_library(args))) {
+    const std::vector<std::string> mpi = mpi_link_flags(layout.lib_dir);
+    if (mpi.empty()) print_warning("MPI program: no libhcc_mpi.so in " + layout.lib_dir +
+                                   " (hcc built without MPI); MPI calls are not measured");
+    compiler.insert(compiler.end(), mpi.begin(), mpi.end());
+  }
 
   const std::string reason = pass_through_reason(cl);
   if (!reason.empty()) {

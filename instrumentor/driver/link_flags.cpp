@@ -1,5 +1,7 @@
 #include "link_flags.hpp"
 
+#include <unistd.h>
+
 namespace hcc::driver {
 
 std::vector<std::string> runtime_link_flags(const std::string &lib_dir) {
@@ -13,6 +15,27 @@ std::vector<std::string> runtime_link_flags(const std::string &lib_dir) {
   }
   flags.push_back("-lhcc");
   return flags;
+}
+
+std::vector<std::string> mpi_link_flags(const std::string &lib_dir) {
+  if (access((lib_dir + "/libhcc_mpi.so").c_str(), F_OK) != 0) return {};
+  std::vector<std::string> flags = runtime_link_flags(lib_dir);
+  // libhcc right behind it: loaded as a mere dependency of libhcc_mpi (an
+  // uninstrumented program, which --as-needed would drop libhcc from) it
+  // would come after libc, and its interposed longjmp could not find libc's.
+  flags.pop_back();
+  flags.insert(flags.end(), {"-Wl,--push-state,--no-as-needed", "-lhcc_mpi", "-lhcc", "-Wl,--pop-state"});
+  return flags;
+}
+
+bool links_mpi_library(const std::vector<std::string> &args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    std::string lib = a.rfind("-l", 0) == 0 ? a.substr(2) : "";
+    if (a == "-l" && i + 1 < args.size()) lib = args[i + 1];
+    if (lib == "mpi" || lib == "mpich") return true;
+  }
+  return false;
 }
 
 }  // namespace hcc::driver

@@ -11,4 +11,15 @@ namespace hcc::driver {
 // finds libhcc.so at run time without LD_LIBRARY_PATH.
 std::vector<std::string> runtime_link_flags(const std::string &lib_dir);
 
+// MPI programs also get the PMPI wrappers (libhcc_mpi.so). They must come
+// before libmpi in the executable's DT_NEEDED list, or the program's MPI
+// calls bind to libmpi directly; so these flags go right after the compiler
+// command, before the user's `-lmpi`, and --no-as-needed keeps the library
+// although no object seen so far references it. Empty when the library is
+// not in `lib_dir` (hcc built without MPI).
+std::vector<std::string> mpi_link_flags(const std::string &lib_dir);
+
+// The user links MPI by hand: -lmpi, -lmpich (also as "-l mpi").
+bool links_mpi_library(const std::vector<std::string> &args);
+
 }  // namespace hcc::driver

@@ -39,6 +39,20 @@ std::vector<std::string> mpi_wrapper_flags(const std::vector<std::string> &compi
   std::vector<std::string> cmd = compiler;
   // A launcher in front (ccache mpicc) is not needed to ask the wrapper.
   while (cmd.size() > 1 && base_name(cmd[0]).rfind("mpi", 0) != 0) cmd.erase(cmd.begin());
+  // Link options (the MPI wrappers' own libraries, see mpi_link_flags) add
+  // no preprocessor flags, but with them Open MPI's -show prints only its
+  // link line, without the -I options we are after.
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < cmd.size(); ++i) {
+    const std::string &w = cmd[i];
+    if (w == "-Xlinker") {
+      ++i;
+      continue;
+    }
+    if (i > 0 && (w.rfind("-L", 0) == 0 || w.rfind("-l", 0) == 0 || w.rfind("-Wl,", 0) == 0)) continue;
+    kept.push_back(w);
+  }
+  cmd = kept;
   cmd.push_back("-show");
   if (verbose) print_note("run: " + shell_command(cmd));
   RunOptions ro;
