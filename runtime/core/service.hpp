@@ -1,0 +1,56 @@
+// hcc runtime — the C entry points for measurement services that live in
+// their own shared library (libhcc_mpi.so: the PMPI wrappers).
+//
+// libhcc exports only `hcc_*` (exports.map), and its thread state is
+// initial-exec TLS that no other library can reach, so a service cannot call
+// the C++ internals directly: these few functions are its whole interface.
+// Profiles cross the boundary as hcc::profile::Profile (plain data; both
+// sides compile the same header with the same compiler).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cube/profile.hpp"
+
+extern "C" {
+
+// Registers an exclusive UInt64 counter metric (amounts are added where they
+// happen). Returns its counter index, or -1 once a region was entered (too
+// late: existing call-path nodes have no room for it).
+int hcc_svc_register_counter(const char *uniq_name, const char *disp_name, const char *uom,
+                             const char *descr);
+
+// Adds `amount` to counter `k` of the calling thread's current call path
+// (the top frame; nothing when the thread never entered a region).
+void hcc_svc_count(uint32_t k, uint64_t amount);
+
+// Starts the runtime now (reads HCC_*, calibrates the clock) if no region
+// did yet, so run information and the output directory can be used.
+void hcc_svc_init(void);
+
+// Takes over the one finalize: returns 1 for the first caller, after which
+// the runtime's own finalize (library destructor, signals) writes nothing.
+int hcc_svc_claim_finalize(void);
+
+// The runtime's normal finalize: this process's profile, written now (once).
+void hcc_svc_finalize_local(void);
+
+// This process's threads merged into one profile (see profile_builder.hpp).
+void hcc_svc_build_local_profile(hcc::profile::Profile *out);
+
+// Writes `p` like the runtime does at exit; returns 1 when written.
+int hcc_svc_write_profile(const hcc::profile::Profile *p);
+
+// File names become profile.<tag>.cubex / summary.<tag>.txt ("" = none).
+void hcc_svc_set_file_tag(const char *tag);
+
+// Chooses and creates the output directory (once per process) and copies
+// its absolute path into buf (NUL-terminated); returns the path's length,
+// 0 when it could not be created.
+size_t hcc_svc_prepare_output_dir(char *buf, size_t size);
+
+// Later writes go to `dir`; it is created only when something is written.
+void hcc_svc_use_output_dir(const char *dir);
+
+}  // extern "C"

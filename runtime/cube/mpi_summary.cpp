@@ -1,0 +1,157 @@
+// hcc — the MPI part of the summary (mpiP-style), keyed on regions whose
+// paradigm is "mpi", so it applies to any CUBE file with MPI regions
+// (ours, Score-P's) and is empty otherwise.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "summary.hpp"
+
+namespace hcc::profile {
+
+namespace {
+
+double to_seconds(const Metric &m) {
+  if (m.uom == "ms" || m.uom == "msec") return 1e-3;
+  if (m.uom == "us" || m.uom == "usec") return 1e-6;
+  if (m.uom == "ns" || m.uom == "nsec") return 1e-9;
+  return 1.0;
+}
+
+std::string path_text(const Profile &p, int c) {
+  std::vector<int> chain;
+  for (int n = c; n >= 0; n = p.cnodes[size_t(n)].parent) chain.push_back(n);
+  std::string out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    out += (out.empty() ? "" : " \u2192 ") + p.regions[size_t(p.cnodes[size_t(*it)].region)].name;
+  return out;
+}
+
+}  // namespace
+
+std::string mpi_summary_text(const Profile &p, std::size_t top) {
+  const int time = p.metric_index("time"), visits = p.metric_index("visits");
+  const int sent = p.metric_index("bytes_sent"), recvd = p.metric_index("bytes_received");
+  if (time < 0 || p.cnodes.empty()) return "";
+  const size_t nl = p.nloc(), nc = p.cnodes.size();
+  auto is_mpi = [&](size_t c) { return p.regions[size_t(p.cnodes[c].region)].paradigm == "mpi"; };
+  // Outermost MPI call paths: an MPI call inside another (MPI_Finalize's own
+  // communication) is already in its caller's inclusive time.
+  std::vector<char> outer(nc, 0);
+  bool any = false;
+  for (size_t c = 0; c < nc; ++c) {
+    int par = p.cnodes[c].parent;
+    outer[c] = is_mpi(c) && !(par >= 0 && is_mpi(size_t(par)));
+    any = any || outer[c];
+  }
+  if (!any) return "";
+  const double sec = to_seconds(p.metrics[size_t(time)]);
+  const std::vector<double> t_incl = inclusive(p, size_t(time));
+  std::vector<double> s_incl, r_incl;
+  if (sent >= 0) s_incl = inclusive(p, size_t(sent));
+  if (recvd >= 0) r_incl = inclusive(p, size_t(recvd));
+
+  int nranks = 0;
+  for (const auto &l : p.locations) nranks = std::max(nranks, l.rank + 1);
+  // AppTime per rank: the longest-running thread's root time (wall time of
+  // the process, as mpiP's AppTime); MPITime: every thread's MPI time.
+  std::vector<double> app(size_t(nranks), 0.0), mpi(size_t(nranks), 0.0);
+  std::vector<double> root_time(nl, 0.0);
+  for (size_t c = 0; c < nc; ++c)
+    for (size_t l = 0; l < nl; ++l) {
+      if (p.cnodes[c].parent < 0) root_time[l] += t_incl[c * nl + l] * sec;
+      if (outer[c]) mpi[size_t(p.locations[l].rank)] += t_incl[c * nl + l] * sec;
+    }
+  for (size_t l = 0; l < nl; ++l) {
+    double &a = app[size_t(p.locations[l].rank)];
+    a = std::max(a, root_time[l]);
+  }
+
+  std::string out = "MPI (regions of paradigm mpi)\n";
+  out += fmt::format("MPI TIME PER RANK (AppTime: longest thread; MPITime: all threads)\n");
+  out += fmt::format("{:>6}  {:>12}  {:>12}  {:>7}\n", "Task", "AppTime s", "MPITime s", "MPI%");
+  double app_sum = 0, mpi_sum = 0;
+  for (int r = 0; r < nranks; ++r) app_sum += app[size_t(r)], mpi_sum += mpi[size_t(r)];
+  // Up to 32 ranks all rows; beyond, the 10 with most and the 10 with least
+  // MPI time (the ends are where imbalance shows), in rank order.
+  std::vector<int> shown(static_cast<size_t>(nranks));
+  std::iota(shown.begin(), shown.end(), 0);
+  if (nranks > 32) {
+    std::stable_sort(shown.begin(), shown.end(), [&](int a, int b) { return mpi[size_t(a)] > mpi[size_t(b)]; });
+    shown.erase(shown.begin() + 10, shown.end() - 10);
+    std::sort(shown.begin(), shown.end());
+    out += fmt::format("({} ranks: the 10 with most and the 10 with least MPI time)\n", nranks);
+  }
+  for (int r : shown)
+    out += fmt::format("{:>6}  {:>12.6f}  {:>12.6f}  {:>7.2f}\n", r, app[size_t(r)], mpi[size_t(r)],
+                       app[size_t(r)] > 0 ? 100.0 * mpi[size_t(r)] / app[size_t(r)] : 0.0);
+  out += fmt::format("{:>6}  {:>12.6f}  {:>12.6f}  {:>7.2f}\n\n", "*", app_sum, mpi_sum,
+                     app_sum > 0 ? 100.0 * mpi_sum / app_sum : 0.0);
+
+  // Per call path, summed over locations.
+  struct Row {
+    size_t c;
+    double t, visits, sent, recvd;
+  };
+  std::vector<Row> rows;
+  for (size_t c = 0; c < nc; ++c) {
+    if (!outer[c]) continue;
+    Row row{c, 0, 0, 0, 0};
+    for (size_t l = 0; l < nl; ++l) {
+      row.t += t_incl[c * nl + l] * sec;
+      if (visits >= 0) row.visits += p.excl[size_t(visits)][c * nl + l];
+      if (sent >= 0) row.sent += s_incl[c * nl + l];
+      if (recvd >= 0) row.recvd += r_incl[c * nl + l];
+    }
+    rows.push_back(row);
+  }
+  auto table = [&](const char *title, auto key) {
+    std::vector<Row> sorted = rows;
+    std::stable_sort(sorted.begin(), sorted.end(), [&](const Row &a, const Row &b) { return key(a) > key(b); });
+    std::string t = fmt::format("{}\n{:>12}  {:>6}  {:>10}  {:>14}  {:>14}  {}\n", title, "Time msec", "%MPI",
+                                "Visits", "Bytes sent", "Bytes recv", "Call path");
+    size_t n = 0;
+    for (const Row &r : sorted) {
+      if (n++ == top || key(r) <= 0) break;
+      t += fmt::format("{:>12.3f}  {:>6.2f}  {:>10.0f}  {:>14.0f}  {:>14.0f}  {}\n", r.t * 1e3,
+                       mpi_sum > 0 ? 100.0 * r.t / mpi_sum : 0.0, r.visits, r.sent, r.recvd, path_text(p, int(r.c)));
+    }
+    return t + "\n";
+  };
+  out += table(fmt::format("TOP {} MPI CALL PATHS BY TIME (summed over locations)", top).c_str(),
+               [](const Row &r) { return r.t; });
+  if (sent >= 0)
+    out += table(fmt::format("TOP {} MPI CALL PATHS BY BYTES SENT", top).c_str(), [](const Row &r) { return r.sent; });
+
+  // Per MPI function: its time on each rank, then min/mean/max over ranks.
+  std::map<std::string, std::vector<double>> per_rank;
+  std::map<std::string, double> calls;
+  for (size_t c = 0; c < nc; ++c) {
+    if (!outer[c]) continue;
+    const std::string &name = p.regions[size_t(p.cnodes[c].region)].name;
+    auto &v = per_rank[name];
+    v.resize(size_t(nranks), 0.0);
+    for (size_t l = 0; l < nl; ++l) {
+      v[size_t(p.locations[l].rank)] += t_incl[c * nl + l] * sec;
+      if (visits >= 0) calls[name] += p.excl[size_t(visits)][c * nl + l];
+    }
+  }
+  std::vector<std::pair<std::string, std::vector<double>>> funcs(per_rank.begin(), per_rank.end());
+  std::stable_sort(funcs.begin(), funcs.end(), [](const auto &a, const auto &b) {
+    return std::accumulate(a.second.begin(), a.second.end(), 0.0) > std::accumulate(b.second.begin(), b.second.end(), 0.0);
+  });
+  out += "MPI CALLS OVER RANKS (time per rank: min, mean, max; max/mean shows imbalance)\n";
+  out += fmt::format("{:<24}  {:>10}  {:>12}  {:>5}  {:>12}  {:>12}  {:>5}  {:>8}\n", "Call", "Calls", "Min msec",
+                     "rank", "Mean msec", "Max msec", "rank", "Max/mean");
+  for (const auto &[name, v] : funcs) {
+    auto mn = std::min_element(v.begin(), v.end()), mx = std::max_element(v.begin(), v.end());
+    double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+    out += fmt::format("{:<24}  {:>10.0f}  {:>12.3f}  {:>5}  {:>12.3f}  {:>12.3f}  {:>5}  {:>8.2f}\n", name, calls[name],
+                       *mn * 1e3, mn - v.begin(), mean * 1e3, *mx * 1e3, mx - v.begin(), mean > 0 ? *mx / mean : 0.0);
+  }
+  return out;
+}
+
+}  // namespace hcc::profile

@@ -1,0 +1,331 @@
+// hcc — MPI end to end: programs built through `hcc` (mpicc underneath, or
+// plain gcc with -lmpi), run with the real mpirun on 2 and 4 ranks, checked
+// through hcc-report --json.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "e2e_support.hpp"
+
+using namespace hcc::e2e;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Open MPI refuses root without these; --oversubscribe: 4 ranks on 2 cores.
+// `timeout 120` in front: a hang fails the test instead of stalling CTest.
+std::string mpirun(int np) {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " + shell_quote(HCC_MPIRUN) + " --oversubscribe -np " + std::to_string(np) + " ";
+}
+
+std::string build(const std::string &dir, const std::string &src, const std::string &how) {
+  const std::string exe = dir + "/" + how + ".exe";
+  const std::string in = shell_quote(programs_dir() + "/" + src);
+  std::string cmd;
+  if (how == "plain")
+    cmd = shell_quote(HCC_MPICC) + " -O1 " + in + " -o " + shell_quote(exe) + " -lpthread";
+  else if (how == "hcc")
+    cmd = shell_quote(hcc_bin()) + " " + shell_quote(HCC_MPICC) + " -O1 " + in + " -o " + shell_quote(exe) + " -lpthread";
+  else  // plain gcc with the MPI flags spelt out: -lmpi must bring the wrappers too
+    cmd = "HCC_COMPILER=gcc " + shell_quote(hcc_bin()) + " -O1 $(" + shell_quote(HCC_MPICC) + " --showme:compile) " +
+          in + " -o " + shell_quote(exe) + " $(" + shell_quote(HCC_MPICC) + " --showme:link) -lpthread";
+  RunResult r = run(cmd);
+  EXPECT_EQ(r.status, 0) << cmd << "\n" << r.err;
+  return exe;
+}
+
+// Sum over the call paths whose path is `path` of metric (excl) at `loc`.
+double at(const Profile &p, const std::string &path, const std::string &metric, int loc) {
+  double v = 0;
+  for (size_t c = 0; c < p.json()["callpaths"].size(); ++c)
+    if (p.path(int(c)) == path) v += p.value(int(c), metric, "excl", loc);
+  return v;
+}
+
+double total(const Profile &p, const std::string &metric, int loc) {
+  double v = 0;
+  for (size_t c = 0; c < p.json()["callpaths"].size(); ++c) v += p.value(int(c), metric, "excl", loc);
+  return v;
+}
+
+// Location id of (rank, thread 0).
+int loc_of(const Profile &p, int rank) {
+  for (const auto &l : p.json()["locations"])
+    if (l["rank"] == rank && l["thread"] == 0) return l["id"].get<int>();
+  return -1;
+}
+
+void check_ring(int np, const std::string &how) {
+  const std::string dir = scratch_dir("ring-" + how + "-" + std::to_string(np));
+  const std::string plain = build(dir, "ring.c", "plain");
+  const std::string inst = build(dir, "ring.c", how);
+  const RunResult a = run(mpirun(np) + shell_quote(plain));
+  const std::string out = dir + "/out";
+  const RunResult b = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(np) + shell_quote(inst));
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);  // the program prints the same
+  EXPECT_NE(b.out.find("ranks " + std::to_string(np)), std::string::npos) << b.out;
+
+  // One merged profile, no per-rank files.
+  std::vector<std::string> files;
+  for (const auto &e : fs::directory_iterator(out)) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"profile.cubex", "summary.txt"}));
+
+  const Profile p = Profile::load(out);
+  // ranks x 2 threads, rank numbers right, thread 0 and 1 of each.
+  ASSERT_EQ(p.locations(), size_t(2 * np));
+  std::map<std::pair<int, int>, int> seen;
+  for (const auto &l : p.json()["locations"]) ++seen[{l["rank"].get<int>(), l["thread"].get<int>()}];
+  for (int r = 0; r < np; ++r)
+    for (int t = 0; t < 2; ++t) EXPECT_EQ((seen[{r, t}]), 1) << r << "/" << t;
+
+  for (int r = 0; r < np; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    const int l = loc_of(p, r);
+    ASSERT_GE(l, 0);
+    // blocking: 1000 ints = 4000 bytes each way, one message
+    EXPECT_EQ(at(p, "main/ring_blocking/MPI_Send", "bytes_sent", l), 4000);
+    EXPECT_EQ(at(p, "main/ring_blocking/MPI_Send", "messages_sent", l), 1);
+    EXPECT_EQ(at(p, "main/ring_blocking/MPI_Recv", "bytes_received", l), 4000);
+    EXPECT_EQ(at(p, "main/ring_blocking/MPI_Recv", "messages_received", l), 1);
+    // non-blocking: 3 rounds of 500 doubles; receives counted at MPI_Waitall
+    EXPECT_EQ(at(p, "main/ring_nonblocking/MPI_Isend", "bytes_sent", l), 12000);
+    EXPECT_EQ(at(p, "main/ring_nonblocking/MPI_Isend", "messages_sent", l), 3);
+    EXPECT_EQ(at(p, "main/ring_nonblocking/MPI_Irecv", "bytes_received", l), 0);
+    EXPECT_EQ(at(p, "main/ring_nonblocking/MPI_Waitall", "bytes_received", l), 12000);
+    EXPECT_EQ(at(p, "main/ring_nonblocking/MPI_Waitall", "messages_received", l), 3);
+    EXPECT_EQ(p.visits("main/ring_nonblocking/MPI_Waitall") >= 3, true);
+    // polling with MPI_Test (no region by default): bytes at the caller
+    EXPECT_EQ(at(p, "main/ring_polling", "bytes_received", l), 400);
+    EXPECT_EQ(at(p, "main/ring_polling", "messages_received", l), 1);
+    EXPECT_EQ(at(p, "main/ring_polling/MPI_Isend", "bytes_sent", l), 400);
+    EXPECT_EQ(at(p, "main/ring_polling/MPI_Wait", "bytes_received", l), 0);
+    // collectives: allreduce 16 doubles = 128 out and 128 in; bcast 10 ints
+    EXPECT_EQ(at(p, "main/collectives/MPI_Allreduce", "bytes_sent", l), 128);
+    EXPECT_EQ(at(p, "main/collectives/MPI_Allreduce", "bytes_received", l), 128);
+    EXPECT_EQ(at(p, "main/collectives/MPI_Bcast", "bytes_sent", l), r == 0 ? 40 : 0);
+    EXPECT_EQ(at(p, "main/collectives/MPI_Bcast", "bytes_received", l), r == 0 ? 0 : 40);
+    EXPECT_EQ(at(p, "main/collectives/MPI_Allreduce", "messages_sent", l), 0);
+    // MPI_Reduce of one long long to root 0: 8 out everywhere, 8 in at root
+    EXPECT_EQ(at(p, "main/MPI_Reduce", "bytes_sent", l), 8);
+    EXPECT_EQ(at(p, "main/MPI_Reduce", "bytes_received", l), r == 0 ? 8 : 0);
+    // and nothing else anywhere
+    EXPECT_EQ(total(p, "bytes_sent", l), 4000 + 12000 + 400 + 128 + (r == 0 ? 40 : 0) + 8);
+    EXPECT_EQ(total(p, "bytes_received", l), 4000 + 12000 + 400 + 128 + (r == 0 ? 0 : 40) + (r == 0 ? 8 : 0));
+    EXPECT_EQ(total(p, "messages_sent", l), 5);
+    EXPECT_EQ(total(p, "messages_received", l), 5);
+    EXPECT_EQ(p.total_visits("MPI_Test"), 0);
+    EXPECT_EQ(total(p, "bytes_read", l), 0);
+    EXPECT_EQ(at(p, "main/MPI_Init_thread", "visits", l), 1);
+    EXPECT_EQ(at(p, "main/MPI_Finalize", "visits", l), 1);
+    // MPI_Comm_rank is in MISC, off by default
+    EXPECT_EQ(p.total_visits("MPI_Comm_rank"), 0);
+  }
+  // Different trees per rank: only rank 1 ran only_rank_one.
+  EXPECT_EQ(p.visits("main/only_rank_one"), 1);
+  EXPECT_EQ(at(p, "main/only_rank_one", "visits", loc_of(p, 1)), 1);
+  // The worker threads are locations of their rank.
+  EXPECT_EQ(p.total_visits("worker"), np);
+
+  // The summary has the MPI section.
+  const std::string summary = read_file(out + "/summary.txt");
+  EXPECT_NE(summary.find("MPI TIME PER RANK"), std::string::npos);
+  EXPECT_NE(summary.find("MPI CALLS OVER RANKS"), std::string::npos);
+}
+
+TEST(MpiE2E, RingTwoRanksThroughMpicc) { check_ring(2, "hcc"); }
+TEST(MpiE2E, RingFourRanksThroughMpicc) { check_ring(4, "hcc"); }
+TEST(MpiE2E, RingTwoRanksPlainCompilerWithLmpi) { check_ring(2, "lmpi"); }
+
+TEST(MpiE2E, GroupsSwitchOff) {
+  const std::string dir = scratch_dir("groups");
+  const std::string exe = build(dir, "ring.c", "hcc");
+  const std::string out = dir + "/out";
+  RunResult r = run("HCC_MPI_GROUPS=-P2P,XREQTEST,MISC HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) +
+                    shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Profile p = Profile::load(out);
+  EXPECT_EQ(p.total_visits("MPI_Send"), 0);
+  EXPECT_EQ(p.total_visits("MPI_Waitall"), 0);
+  EXPECT_EQ(p.total_visits("MPI_Allreduce"), 2);
+  EXPECT_EQ(p.total_visits("MPI_Comm_rank"), 2);  // MISC switched on
+  // MPI_Irecv is P2P too: nothing tracked, nothing counted at completion.
+  EXPECT_EQ(at(p, "main/ring_nonblocking", "bytes_received", loc_of(p, 0)), 0);
+  EXPECT_EQ(at(p, "main/collectives/MPI_Allreduce", "bytes_received", loc_of(p, 0)), 128);
+  EXPECT_GT(p.total_visits("MPI_Test"), 0);  // XREQTEST switched on
+
+  RunResult bad = run("HCC_MPI_GROUPS=P2P,BOGUS HCC_OUTPUT_DIR=" + shell_quote(dir + "/out2") + " " + mpirun(2) +
+                      shell_quote(exe));
+  EXPECT_EQ(bad.status, 0);
+  EXPECT_NE(bad.err.find("BOGUS"), std::string::npos) << bad.err;
+}
+
+// MPI_THREAD_MULTIPLE: both workers of every rank communicate at once; each
+// worker location has exactly its own messages.
+TEST(MpiE2E, ThreadMultipleCountsPerThread) {
+  const std::string dir = scratch_dir("threads");
+  const std::string plain = build(dir, "threads.c", "plain");
+  const std::string exe = build(dir, "threads.c", "hcc");
+  const std::string out = dir + "/out";
+  RunResult a = run(mpirun(2) + shell_quote(plain));
+  RunResult r = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(a.out, r.out);
+  if (r.out.find("no MPI_THREAD_MULTIPLE") != std::string::npos) GTEST_SKIP() << "MPI without THREAD_MULTIPLE";
+  const Profile p = Profile::load(out);
+  ASSERT_EQ(p.locations(), 6u);  // 2 ranks x (main + 2 workers)
+  int workers = 0;
+  for (const auto &l : p.json()["locations"]) {
+    const int id = l["id"].get<int>();
+    if (l["thread"] == 0) {
+      EXPECT_EQ(at(p, "main/MPI_Allreduce", "bytes_sent", id), 8);
+      EXPECT_EQ(total(p, "messages_sent", id), 0);
+      continue;
+    }
+    ++workers;
+    SCOPED_TRACE("location " + std::to_string(id));
+    EXPECT_EQ(at(p, "worker/MPI_Isend", "bytes_sent", id), 20 * 400);
+    EXPECT_EQ(at(p, "worker/MPI_Waitall", "bytes_received", id), 20 * 400);
+    EXPECT_EQ(at(p, "worker/MPI_Waitall", "messages_received", id), 20);
+    EXPECT_EQ(at(p, "worker/MPI_Sendrecv", "bytes_sent", id), 20 * 400);
+    EXPECT_EQ(at(p, "worker/MPI_Sendrecv", "bytes_received", id), 20 * 400);
+    EXPECT_EQ(total(p, "messages_sent", id), 40);
+    EXPECT_EQ(total(p, "messages_received", id), 40);
+  }
+  EXPECT_EQ(workers, 4);
+}
+
+// Other families, 2 ranks, every count known (buffer rule, wrappers/README.md).
+TEST(MpiE2E, FamiliesCountExactly) {
+  const std::string dir = scratch_dir("families");
+  const std::string exe = build(dir, "families.c", "hcc");
+  const std::string out = dir + "/out";
+  RunResult r = run("cd " + shell_quote(dir) + " && HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) +
+                    shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Profile p = Profile::load(out);
+  for (int rank = 0; rank < 2; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    const int l = loc_of(p, rank);
+    const bool root = rank == 0;
+    // persistent: 3 x 50 ints per MPI_Startall, received at MPI_Waitall
+    EXPECT_EQ(at(p, "main/persistent/MPI_Startall", "bytes_sent", l), 600);
+    EXPECT_EQ(at(p, "main/persistent/MPI_Startall", "messages_sent", l), 3);
+    EXPECT_EQ(at(p, "main/persistent/MPI_Waitall", "bytes_received", l), 600);
+    EXPECT_EQ(at(p, "main/persistent/MPI_Waitall", "messages_received", l), 3);
+    EXPECT_EQ(at(p, "main/persistent/MPI_Send_init", "bytes_sent", l), 0);
+    // gather 4 ints to root 0; scatter 3 doubles from root 0
+    EXPECT_EQ(at(p, "main/rooted/MPI_Gather", "bytes_sent", l), 16);
+    EXPECT_EQ(at(p, "main/rooted/MPI_Gather", "bytes_received", l), root ? 32 : 0);
+    EXPECT_EQ(at(p, "main/rooted/MPI_Scatter", "bytes_sent", l), root ? 48 : 0);
+    EXPECT_EQ(at(p, "main/rooted/MPI_Scatter", "bytes_received", l), 24);
+    // alltoall 2 ints per rank; allgatherv counts {1,2}; reduce_scatter_block 2 doubles
+    EXPECT_EQ(at(p, "main/all_to_all/MPI_Alltoall", "bytes_sent", l), 16);
+    EXPECT_EQ(at(p, "main/all_to_all/MPI_Alltoall", "bytes_received", l), 16);
+    EXPECT_EQ(at(p, "main/all_to_all/MPI_Allgatherv", "bytes_sent", l), 4 * (rank + 1));
+    EXPECT_EQ(at(p, "main/all_to_all/MPI_Allgatherv", "bytes_received", l), 12);
+    EXPECT_EQ(at(p, "main/all_to_all/MPI_Reduce_scatter_block", "bytes_sent", l), 32);
+    EXPECT_EQ(at(p, "main/all_to_all/MPI_Reduce_scatter_block", "bytes_received", l), 16);
+    // 1-D periodic cartesian: 2 neighbours (both sides), 1 int each
+    EXPECT_EQ(at(p, "main/neighbours/MPI_Neighbor_alltoall", "bytes_sent", l), 8);
+    EXPECT_EQ(at(p, "main/neighbours/MPI_Neighbor_alltoall", "bytes_received", l), 8);
+    // RMA: origin bytes
+    EXPECT_EQ(at(p, "main/one_sided/MPI_Put", "bytes_sent", l), 12);
+    EXPECT_EQ(at(p, "main/one_sided/MPI_Get", "bytes_received", l), 8);
+    EXPECT_EQ(at(p, "main/one_sided/MPI_Win_fence", "visits", l), 3);
+    // MPI-IO
+    EXPECT_EQ(at(p, "main/file_io/MPI_File_write_at", "bytes_written", l), 256);
+    EXPECT_EQ(at(p, "main/file_io/MPI_File_read_at", "bytes_read", l), 256);
+    EXPECT_EQ(total(p, "bytes_read", l), 256);
+    // Sendrecv_replace 10 ints
+    EXPECT_EQ(at(p, "main/replace/MPI_Sendrecv_replace", "bytes_sent", l), 40);
+    EXPECT_EQ(at(p, "main/replace/MPI_Sendrecv_replace", "bytes_received", l), 40);
+    EXPECT_EQ(total(p, "messages_sent", l), 4);
+    EXPECT_EQ(total(p, "messages_received", l), 4);
+  }
+}
+
+// Without HCC_OUTPUT_DIR: rank 0 makes the one ./hcc-<program>-<time>
+// directory; the other ranks create nothing.
+TEST(MpiE2E, DefaultDirectoryOnlyFromRankZero) {
+  const std::string dir = scratch_dir("defaultdir");
+  const std::string exe = build(dir, "ring.c", "hcc");
+  const std::string cwd = dir + "/run";
+  fs::create_directories(cwd);
+  RunResult r = run("cd " + shell_quote(cwd) + " && " + mpirun(4) + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::string> entries;
+  for (const auto &e : fs::directory_iterator(cwd)) entries.push_back(e.path().filename().string());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].rfind("hcc-hcc.exe-", 0), 0u) << entries[0];
+  std::vector<std::string> files;
+  for (const auto &e : fs::directory_iterator(cwd + "/" + entries[0])) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"profile.cubex", "summary.txt"}));
+  // One "profile written" line, from rank 0.
+  size_t lines = 0;
+  for (size_t pos = 0; (pos = r.err.find("hcc: profile written", pos)) != std::string::npos; ++pos) ++lines;
+  EXPECT_EQ(lines, 1u) << r.err;
+}
+
+// samples/mpi: the late rank (the last) waits least in MPI_Allreduce. Not a
+// timing threshold: it computes 4x longer before every MPI_Allreduce.
+TEST(MpiE2E, SampleLateSenderShowsWaiting) {
+  const std::string dir = scratch_dir("late");
+  const std::string exe = dir + "/late";
+  const std::string src = shell_quote(samples_dir() + "/mpi/late_sender.c");
+  RunResult b = run(shell_quote(hcc_bin()) + " " + shell_quote(HCC_MPICC) + " -O2 -DWORK=3000000 -DSTEPS=10 " + src +
+                    " -o " + shell_quote(exe));
+  ASSERT_EQ(b.status, 0) << b.err;
+  const std::string out = dir + "/out";
+  RunResult r = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(4) + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("ranks 4 steps 10"), std::string::npos);
+  const Profile p = Profile::load(out);
+  std::vector<double> wait;
+  for (int rank = 0; rank < 4; ++rank) wait.push_back(at(p, "main/global_residual/MPI_Allreduce", "time", loc_of(p, rank)));
+  EXPECT_EQ(std::min_element(wait.begin(), wait.end()) - wait.begin(), 3)
+      << wait[0] << " " << wait[1] << " " << wait[2] << " " << wait[3];
+  RunResult rep = run(shell_quote(report_bin()) + " --mpi " + shell_quote(out));
+  ASSERT_EQ(rep.status, 0);
+  EXPECT_NE(rep.out.find("MPI TIME PER RANK"), std::string::npos);
+  EXPECT_NE(rep.out.find("main \u2192 global_residual \u2192 MPI_Allreduce"), std::string::npos) << rep.out;
+  EXPECT_NE(rep.out.find("MPI_Allreduce"), std::string::npos);
+}
+
+std::vector<std::string> cubex_files(const std::string &dir) {
+  std::vector<std::string> files;
+  if (!fs::exists(dir)) return files;
+  for (const auto &e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".cubex") files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(MpiE2E, NoFinalizeEveryRankWritesItsOwn) {
+  const std::string dir = scratch_dir("nofinalize");
+  const std::string exe = build(dir, "no_finalize.c", "hcc");
+  const std::string out = dir + "/out";
+  run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(exe) + " exit");
+  EXPECT_EQ(cubex_files(out), (std::vector<std::string>{"profile.rank-0.cubex", "profile.rank-1.cubex"}));
+  const Profile p = Profile::load(out + "/profile.rank-1.cubex");
+  EXPECT_EQ(p.visits("main/work/MPI_Allreduce"), 1);
+  EXPECT_EQ(p.json()["locations"].size(), 1u);
+}
+
+TEST(MpiE2E, AbortWritesTheAbortingRank) {
+  const std::string dir = scratch_dir("abort");
+  const std::string exe = build(dir, "no_finalize.c", "hcc");
+  const std::string out = dir + "/out";
+  RunResult r = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(exe) + " abort");
+  EXPECT_NE(r.status, 124) << "mpirun hung";
+  EXPECT_NE(r.status, 0);
+  auto files = cubex_files(out);
+  EXPECT_NE(std::find(files.begin(), files.end(), "profile.rank-1.cubex"), files.end());
+  EXPECT_EQ(std::find(files.begin(), files.end(), "profile.cubex"), files.end());
+}
+
+}  // namespace

@@ -1,0 +1,153 @@
+// hcc — the MPI life cycle: MPI_Init (rank, shared output directory),
+// MPI_Finalize (merge every rank into one profile that rank 0 writes) and
+// MPI_Abort (each rank writes its own). The merge logic itself is in
+// merge/merge.cpp; this file only moves its messages with PMPI.
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "core/service.hpp"
+#include "merge/merge.hpp"
+#include "mpi_internal.hpp"
+
+using namespace hcc;
+
+namespace {
+
+bool g_initialized = false;
+int g_rank = 0, g_size = 1;
+
+constexpr int kTagDefs = 7301, kTagToken = 7302, kTagValues = 7303;
+constexpr int kWindow = 4;  // packets rank 0 lets travel at once (bounds its unexpected-message memory)
+
+std::string recv_bytes(int source, int tag, MPI_Comm comm) {
+  MPI_Status st;
+  PMPI_Probe(source, tag, comm, &st);
+  int n = 0;
+  PMPI_Get_count(&st, MPI_BYTE, &n);
+  std::string buf(size_t(n), '\0');
+  PMPI_Recv(buf.data(), n, MPI_BYTE, st.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE);
+  return buf;
+}
+
+void send_bytes(const std::string &b, int dest, int tag, MPI_Comm comm) {
+  PMPI_Send(b.data(), int(b.size()), MPI_BYTE, dest, tag, comm);
+}
+
+std::string host_name() {
+  char buf[HOST_NAME_MAX + 1] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "localhost";
+  return buf;
+}
+
+// Every rank calls this at MPI_Finalize; rank 0 returns the merged profile.
+void merge_and_write() {
+  MPI_Comm comm;
+  PMPI_Comm_dup(MPI_COMM_WORLD, &comm);  // our messages never meet the program's
+  profile::Profile local;
+  hcc_svc_build_local_profile(&local);
+
+  // 1. Definitions up a binary tree: in round `step` a rank with
+  //    rank % 2step == step sends to rank - step and is done.
+  mpimerge::Defs defs = mpimerge::defs_of(local);
+  for (int step = 1; step < g_size; step <<= 1) {
+    if (g_rank % (2 * step) == step) {
+      send_bytes(mpimerge::serialize(defs), g_rank - step, kTagDefs, comm);
+      break;
+    }
+    if (g_rank % (2 * step) == 0 && g_rank + step < g_size)
+      mpimerge::merge_into(defs, mpimerge::deserialize(recv_bytes(g_rank + step, kTagDefs, comm)));
+  }
+  // 2. The unified definitions back down (rank 0 numbers them in pre-order).
+  std::string global_bytes;
+  if (g_rank == 0) global_bytes = mpimerge::serialize(mpimerge::canonical(defs));
+  defs = {};
+  long long n = (long long)global_bytes.size();
+  PMPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm);
+  global_bytes.resize(size_t(n));
+  PMPI_Bcast(global_bytes.data(), int(n), MPI_BYTE, 0, comm);
+  const mpimerge::Defs global = mpimerge::deserialize(global_bytes);
+  global_bytes = {};
+
+  // 3. Values: each rank maps its rows; rank 0 takes them rank by rank.
+  const mpimerge::Mapping map = mpimerge::map_local(global, local);
+  int nthreads = int(local.nloc());
+  std::vector<int> threads(g_rank == 0 ? size_t(g_size) : 0);
+  PMPI_Gather(&nthreads, 1, MPI_INT, threads.data(), 1, MPI_INT, 0, comm);
+  std::string mine = mpimerge::pack_values(local, map, global.metrics.size(), host_name());
+  if (g_rank != 0) {
+    local = {};
+    char token = 0;
+    PMPI_Recv(&token, 1, MPI_CHAR, 0, kTagToken, comm, MPI_STATUS_IGNORE);
+    send_bytes(mine, 0, kTagValues, comm);
+    PMPI_Comm_free(&comm);
+    return;
+  }
+  mpimerge::Assembler asm_(global, threads);
+  asm_.add(0, mine);
+  mine = {};
+  char token = 1;
+  for (int r = 1; r < g_size && r <= kWindow; ++r) PMPI_Send(&token, 1, MPI_CHAR, r, kTagToken, comm);
+  for (int r = 1; r < g_size; ++r) {
+    asm_.add(r, recv_bytes(r, kTagValues, comm));
+    if (r + kWindow < g_size) PMPI_Send(&token, 1, MPI_CHAR, r + kWindow, kTagToken, comm);
+  }
+  PMPI_Comm_free(&comm);
+
+  profile::Profile p = asm_.take();
+  p.attrs = local.attrs;
+  for (auto &[k, v] : p.attrs)
+    if (k == "threads") v = std::to_string(p.nloc());
+  p.attrs.emplace_back("mpi ranks", std::to_string(g_size));
+  p.machine = local.machine;
+  hcc_svc_set_file_tag("");  // the one merged profile: profile.cubex
+  hcc_svc_write_profile(&p);
+}
+
+}  // namespace
+
+extern "C" {
+
+void hccm_after_init(int *, char ***) {
+  if (g_initialized) return;
+  hcc_svc_init();
+  PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  // One output directory for the job: rank 0 chooses (and creates) it, the
+  // others only learn its name; they create it only if they must write their
+  // own profile (no MPI_Finalize).
+  char dir[4096] = {};
+  if (g_rank == 0) hcc_svc_prepare_output_dir(dir, sizeof dir);
+  PMPI_Bcast(dir, int(sizeof dir), MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (g_rank != 0 && dir[0]) hcc_svc_use_output_dir(dir);
+  // Until MPI_Finalize merges, a profile written by this rank (crash,
+  // MPI_Abort, exit without MPI_Finalize) is its own: profile.rank-<r>.cubex.
+  hcc_svc_set_file_tag(("rank-" + std::to_string(g_rank)).c_str());
+  if (g_rank == 0 && !hcc::mpi::groups_warning().empty())
+    std::fprintf(stderr, "%s\n", hcc::mpi::groups_warning().c_str());
+  if (g_rank == 0 && !hcc::mpi::counters_registered())
+    std::fprintf(stderr, "hcc: warning: MPI byte and message counts are off: a region was entered before "
+                         "libhcc_mpi.so was initialised (instrumented code in an earlier library constructor)\n");
+  g_initialized = true;
+}
+
+void hccm_before_finalize(void) {
+  if (!g_initialized || !hcc_svc_claim_finalize()) return;
+  try {
+    merge_and_write();
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "hcc: error: rank %d: the MPI profile could not be merged: %s\n", g_rank, e.what());
+  }
+}
+
+void hccm_before_abort(MPI_Comm, int) {
+  // The job ends here without MPI_Finalize: this rank writes its own profile
+  // now; the others write theirs when the launcher's signal reaches them.
+  hcc_svc_finalize_local();
+}
+
+}  // extern "C"
