@@ -1,0 +1,260 @@
+// hcc runtime — selective measurement (see selection.hpp).
+#include "selection.hpp"
+
+#include <sys/mman.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "clock.hpp"
+#include "event_services.hpp"
+#include "filter/filter.hpp"
+#include "hcc/region.h"
+#include "metrics.hpp"
+#include "thread_state.hpp"
+
+namespace hcc::rt {
+
+bool g_selective = false;
+bool g_select_active = false;
+bool g_throttle = false;
+
+namespace {
+
+// Leaked like the registry: read while the process ends.
+filter::Filter *g_filter = nullptr;   // HCC_FILTER + HCC_INCLUDE + HCC_EXCLUDE
+filter::Filter *g_select = nullptr;   // HCC_SELECT names (as includes)
+filter::Filter *g_prune = nullptr;    // HCC_PRUNE names
+uint64_t g_throttle_calls = 0;
+double g_throttle_usec = 0;
+uint64_t g_throttle_ticks = 0;        // the bound in clock ticks
+
+// Flags per region id, readable without a lock from every thread: one
+// zero-filled mapping, written once per region under the registry lock
+// (pages are touched only as ids grow). Regions beyond it get no flags.
+constexpr uint32_t kMaxFlagged = 1u << 22;
+uint8_t *g_flags = nullptr;
+
+std::mutex g_throttle_lock;
+std::string *g_throttled_text = nullptr;  // "name (after N calls, X us/call); ..."
+
+// Comma-separated names; "" entries ignored.
+std::vector<std::string> split_names(const char *v) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (const char *p = v;; ++p) {
+    if (*p == ',' || *p == '\0') {
+      size_t b = cur.find_first_not_of(" \t"), e = cur.find_last_not_of(" \t");
+      if (b != std::string::npos) out.push_back(cur.substr(b, e - b + 1));
+      cur.clear();
+      if (*p == '\0') break;
+    } else {
+      cur += *p;
+    }
+  }
+  return out;
+}
+
+filter::Filter *names_filter(const char *var) {
+  const char *v = std::getenv(var);
+  if (!v || !*v) return nullptr;
+  auto *f = new filter::Filter;
+  std::string error;
+  for (const std::string &n : split_names(v)) f->add_include(n, error);
+  if (f->empty()) {
+    std::fprintf(stderr, "hcc: error: %s='%s' names no region; ignored\n", var, v);
+    delete f;
+    return nullptr;
+  }
+  return f;
+}
+
+// HCC_THROTTLE=calls:usec
+bool parse_throttle(const char *v) {
+  char *end = nullptr;
+  unsigned long long calls = std::strtoull(v, &end, 10);
+  if (end == v || *end != ':' || calls == 0) return false;
+  const char *u = end + 1;
+  double usec = std::strtod(u, &end);
+  if (end == u || *end != '\0' || !(usec > 0)) return false;
+  g_throttle_calls = calls;
+  g_throttle_usec = usec;
+  return true;
+}
+
+bool selection_init() {
+  // Run-time filter: a bad file is reported (naming the variable, the file
+  // and the line) and the program runs unfiltered.
+  auto *f = new filter::Filter;
+  std::string error;
+  bool ok = true;
+  if (const char *v = std::getenv("HCC_FILTER"); v && *v) {
+    if (!f->add_file(v, error)) {
+      std::fprintf(stderr, "hcc: error: HCC_FILTER=%s: %s; running unfiltered\n", v, error.c_str());
+      ok = false;
+    }
+  }
+  for (const char *var : {"HCC_INCLUDE", "HCC_EXCLUDE"}) {
+    const char *v = std::getenv(var);
+    if (!ok || !v || !*v) continue;
+    for (const std::string &p : split_names(v))
+      if (!(var[4] == 'I' ? f->add_include(p, error) : f->add_exclude(p, error))) ok = false;
+  }
+  if (ok && !f->empty()) g_filter = f;
+  else delete f;
+
+  g_select = names_filter("HCC_SELECT");
+  g_prune = names_filter("HCC_PRUNE");
+  if (const char *v = std::getenv("HCC_THROTTLE"); v && *v) {
+    if (parse_throttle(v)) {
+      g_throttle = true;
+      g_throttle_ticks = uint64_t(g_throttle_usec * 1e-6 / clock_seconds_per_tick());
+      set_profile_attr("hcc.throttle", v);
+    } else {
+      std::fprintf(stderr, "hcc: error: HCC_THROTTLE='%s' is not CALLS:USEC (e.g. 100000:10); not throttling\n", v);
+    }
+  }
+  g_select_active = g_select != nullptr;
+  g_selective = g_select || g_prune || g_throttle;
+  if (g_selective || g_filter) {
+    void *m = mmap(nullptr, kMaxFlagged, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    g_flags = m == MAP_FAILED ? nullptr : static_cast<uint8_t *>(m);
+  }
+  if (const char *v = std::getenv("HCC_FILTER"); v && *v && g_filter) set_profile_attr("hcc.filter", v);
+  if (const char *v = std::getenv("HCC_SELECT"); v && *v && g_select) set_profile_attr("hcc.select", v);
+  if (const char *v = std::getenv("HCC_PRUNE"); v && *v && g_prune) set_profile_attr("hcc.prune", v);
+  // Select, prune and throttle decide per event: every event takes the
+  // general paths then (event_services.hpp).
+  return g_selective;
+}
+
+// The cost of one enter/exit pair, measured at the end of the run on a
+// scratch thread state (not a location, not in the profile) with a region id
+// no descriptor has, so nothing the program recorded is touched. Recorded as
+// the attribute hcc.pair_cost_ns for hcc-report --suggest-filter.
+void calibrate_pair_cost() {
+  static bool done = false;
+  if (done || !g_fast_events) return;  // the general paths call services: not on a scratch state
+  done = true;
+  ThreadState *saved = t_state;
+  auto *ts = static_cast<ThreadState *>(std::calloc(1, sizeof(ThreadState)));
+  if (!ts) return;
+  cct_init(ts->cct, 0);
+  ts->capacity = 64;
+  ts->stack = static_cast<Frame *>(std::calloc(ts->capacity, sizeof(Frame)));
+  if (!ts->stack) return;
+  ts->stack[0].node = &ts->cct.root;
+  ts->max_depth = 32;
+  ts->fast_limit = 32;
+  ts->depth_region = kNoRegion;
+  hcc_region_desc d{"hcc calibration", nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL, 0xFFFFFFF0u};
+  t_state = ts;
+  ts->stack[1].node = cct_child(ts->cct, &ts->cct.root, d.id);
+  ts->cct.root.cache = ts->stack[1].node;
+  constexpr int kWarm = 2000, kPairs = 20000;
+  for (int i = 0; i < kWarm; ++i) hcc_enter(&d), hcc_exit(&d);
+  double best = 1e30;
+  for (int round = 0; round < 5; ++round) {
+    uint64_t t0 = monotonic_ns();
+    for (int i = 0; i < kPairs; ++i) hcc_enter(&d), hcc_exit(&d);
+    double ns = double(monotonic_ns() - t0) / kPairs;
+    if (ns < best) best = ns;
+  }
+  t_state = saved;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", best);
+  set_profile_attr("hcc.pair_cost_ns", buf);
+}
+
+void selection_before_build() {
+  calibrate_pair_cost();
+  std::lock_guard<std::mutex> lock(g_throttle_lock);
+  if (g_throttled_text) set_profile_attr("hcc.throttled", *g_throttled_text);
+}
+
+const EventService kSelectionService = {selection_init, nullptr, nullptr, nullptr, nullptr, selection_before_build};
+
+__attribute__((constructor)) void register_selection_service() { register_event_service(&kSelectionService); }
+
+}  // namespace
+
+bool selection_excludes(const RegionInfo &info) {
+  if (!g_filter) return false;
+  // MPI, OpenMP and the runtime's own regions are not filtered (as in Score-P).
+  if (info.kind != HCC_KIND_FUNCTION && info.kind != HCC_KIND_USER && info.kind != HCC_KIND_LOOP) return false;
+  return g_filter->excludes(filter::Region{info.name, info.mangled, info.file, false});
+}
+
+void selection_set_flags(uint32_t id, const RegionInfo &info) {
+  if (!g_flags || id >= kMaxFlagged || (!g_select && !g_prune)) return;
+  filter::Region r{info.name, info.mangled, info.file, false};
+  uint8_t f = 0;
+  if (g_select && !g_select->excludes(r)) f |= kFlagSelect;
+  if (g_prune && !g_prune->excludes(r)) f |= kFlagPrune;
+  __atomic_store_n(&g_flags[id], f, __ATOMIC_RELEASE);
+}
+
+uint8_t region_flags(uint32_t id) {
+  return g_flags && id < kMaxFlagged ? __atomic_load_n(&g_flags[id], __ATOMIC_ACQUIRE) : 0;
+}
+
+uint32_t *selection_saved_slot(ThreadState *ts, uint32_t depth) {
+  if (depth >= ts->sel_saved_cap) {
+    uint32_t cap = ts->sel_saved_cap ? ts->sel_saved_cap : 256;
+    while (cap <= depth) cap *= 2;
+    auto *p = static_cast<uint32_t *>(std::realloc(ts->sel_saved, cap * sizeof(uint32_t)));
+    if (!p) std::abort();
+    ts->sel_saved = p;
+    ts->sel_saved_cap = cap;
+  }
+  return ts->sel_saved + depth;
+}
+
+// After frames were closed by a repair (skipped exits, longjmp): the counters
+// are recomputed from the stack that is left.
+void selection_resync(ThreadState *ts) {
+  uint32_t inside = 0;
+  for (uint32_t d = 1; d <= ts->depth; ++d)
+    if (region_flags(ts->stack[d].node->region) & kFlagSelect) ++inside;
+  ts->sel_inside = inside;
+  if (ts->prune_depth > ts->depth) ts->prune_depth = 0;
+  ts->sel_skipped = 0;
+}
+
+// Per thread, per region: calls and ticks. The first thread whose count of a
+// region reaches N with a mean under the bound disables the region for
+// every thread (its descriptors get kExcludedId). Frames of it still open
+// (recursion, other threads) are closed by the exit repair at their caller's
+// exit.
+void throttle_account(ThreadState *ts, uint32_t region, uint64_t ticks) {
+  if (region >= ts->throttle_cap) {
+    uint32_t cap = ts->throttle_cap ? ts->throttle_cap : 256;
+    while (cap <= region) cap *= 2;
+    auto *p = static_cast<uint64_t *>(std::realloc(ts->throttle_stats, 2 * cap * sizeof(uint64_t)));
+    if (!p) std::abort();
+    std::memset(p + 2 * ts->throttle_cap, 0, 2 * (cap - ts->throttle_cap) * sizeof(uint64_t));
+    ts->throttle_stats = p;
+    ts->throttle_cap = cap;
+  }
+  uint64_t *s = ts->throttle_stats + 2 * region;
+  uint64_t calls = ++s[0];
+  s[1] += ticks;
+  if (calls != g_throttle_calls) return;
+  if (s[1] >= g_throttle_ticks * calls) return;  // mean at or above the bound: keep it
+  double mean_us = double(s[1]) / double(calls) * clock_seconds_per_tick() * 1e6;
+  std::string name = exclude_region_descriptors(region);
+  if (name.empty()) return;  // already throttled by another thread
+  char buf[96];
+  std::snprintf(buf, sizeof buf, " (after %" PRIu64 " calls in thread %u, %.3f us/call)", calls, ts->location, mean_us);
+  std::lock_guard<std::mutex> lock(g_throttle_lock);
+  if (!g_throttled_text) g_throttled_text = new std::string;
+  if (!g_throttled_text->empty()) *g_throttled_text += "; ";
+  *g_throttled_text += name + buf;
+}
+
+}  // namespace hcc::rt

@@ -1,0 +1,262 @@
+// End-to-end tests of selective instrumentation: programs built through the
+// real `hcc`, run, and checked through `hcc-report --json`.
+//   - TAU and Score-P filter files remove exactly the functions they name,
+//     at compile time (--hcc-filter) and at run time (HCC_FILTER);
+//   - a malformed file stops the build / is reported at run time, with file:line;
+//   - HCC_SELECT / HCC_PRUNE give the expected trees; they compose with filters;
+//   - HCC_THROTTLE lists what it disabled; user regions nest with functions;
+//   - TAU loop requests, and hcc-report --suggest-filter closing the loop.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "e2e_support.hpp"
+
+namespace hcc::e2e {
+namespace {
+
+const std::string kPrograms = HCC_FILTER_PROGRAMS;
+const std::string kInclude = HCC_FILTER_INCLUDE;
+
+std::string prog(const std::string &f) { return kPrograms + "/" + f; }
+
+// Builds `src` (with extra hcc options) into dir/name; asserts success.
+std::string build(const std::string &dir, const std::string &name, const std::string &src,
+                  const std::string &opts = "") {
+  std::string exe = dir + "/" + name;
+  RunResult r = run(shell_quote(hcc_bin()) + " " + opts + " -O1 -I" + shell_quote(kInclude) + " " +
+                    shell_quote(src) + " -o " + shell_quote(exe));
+  EXPECT_EQ(r.status, 0) << r.err;
+  return exe;
+}
+
+// Runs exe with `env` (VAR=value ...) writing its profile into dir/out-<tag>.
+RunResult run_in(const std::string &dir, const std::string &exe, const std::string &tag,
+                 const std::string &env = "") {
+  return run("cd " + shell_quote(dir) + " && env HCC_VERBOSE=0 HCC_OUTPUT_DIR=" + shell_quote(dir + "/out-" + tag) +
+             " " + env + " " + shell_quote(exe));
+}
+
+// path -> visits (summed over locations)
+std::map<std::string, long long> tree(const Profile &p) {
+  std::map<std::string, long long> t;
+  for (const std::string &path : p.paths()) t[path] = 0;
+  for (auto &[path, v] : t) v = p.visits(path);
+  return t;
+}
+
+bool excluded_component(const std::string &c, const std::set<std::string> &names) {
+  for (const std::string &n : names)
+    if (c.find(n) != std::string::npos) return true;
+  return false;
+}
+
+// The tree the full profile gives once the functions `names` are taken out:
+// their callees move up to the caller, visits of equal paths add up.
+std::map<std::string, long long> without(const std::map<std::string, long long> &full,
+                                         const std::set<std::string> &names) {
+  std::map<std::string, long long> t;
+  for (const auto &[path, v] : full) {
+    std::string out, comp;
+    std::stringstream ss(path);
+    bool last_excluded = false;
+    while (std::getline(ss, comp, '/')) {
+      last_excluded = excluded_component(comp, names);
+      if (!last_excluded) out += (out.empty() ? "" : "/") + comp;
+    }
+    if (!last_excluded) t[out] += v;
+  }
+  return t;
+}
+
+class FilterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    full_ = build(dir_, "full", prog("callgraph.cpp"));
+    RunResult r = run_in(dir_, full_, "full");
+    ASSERT_EQ(r.status, 0) << r.err;
+    expected_out_ = r.out;
+    full_tree_ = tree(Profile::load(dir_ + "/out-full"));
+    ASSERT_GT(full_tree_.count("main/top_a/mid/leaf/tiny"), 0u);
+  }
+  // Both ways of applying `filter` give `want`, and the program's output is unchanged.
+  void expect_filtered(const std::string &filter, const std::map<std::string, long long> &want) {
+    std::string ct = build(dir_, "ct", prog("callgraph.cpp"), "--hcc-filter=" + shell_quote(prog(filter)));
+    RunResult r = run_in(dir_, ct, "ct");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, expected_out_);
+    EXPECT_EQ(tree(Profile::load(dir_ + "/out-ct")), want) << "compile time";
+    r = run_in(dir_, full_, "rt", "HCC_FILTER=" + shell_quote(prog(filter)));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, expected_out_);
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(tree(Profile::load(dir_ + "/out-rt")), want) << "run time";
+  }
+  std::string dir_, full_, expected_out_;
+  std::map<std::string, long long> full_tree_;
+};
+
+TEST_F(FilterTest, TauSelectFileRemovesExactlyItsFunctions) {
+  auto want = without(full_tree_, {"quicksort", "mul_trace", "tiny"});
+  EXPECT_EQ(want.count("main/top_b/mid/leaf"), 1u);
+  EXPECT_EQ(want.size(), 8u);  // main, top_a, mid, leaf, top_b, leaf, mid, leaf
+  expect_filtered("select.tau", want);
+}
+
+TEST_F(FilterTest, ScorePFilterFileRemovesExactlyItsFunctions) {
+  // EXCLUDE leaf* top_*, INCLUDE top_a (last match wins), EXCLUDE MANGLED _Z3midi.
+  auto want = without(full_tree_, {"leaf", "top_b", "mid"});
+  EXPECT_EQ(want.at("main/top_a/tiny"), 150);
+  EXPECT_EQ(want.at("main/tiny"), 125);
+  expect_filtered("filter.scorep", want);
+}
+
+TEST_F(FilterTest, MalformedFileNamesFileAndLine) {
+  // Compile time: hcc stops with the file and line.
+  RunResult r = run(shell_quote(hcc_bin()) + " --hcc-filter=" + shell_quote(prog("bad.tau")) + " -c " +
+                    shell_quote(prog("callgraph.cpp")) + " -o " + shell_quote(dir_ + "/bad.o"));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find(prog("bad.tau") + ":2: BEGIN_EXCLUDE_LIST is never closed (missing END_EXCLUDE_LIST)"),
+            std::string::npos) << r.err;
+  EXPECT_FALSE(std::ifstream(dir_ + "/bad.o").good());
+  // Run time: a message naming HCC_FILTER, the file and the line; the
+  // program runs as always, unfiltered.
+  r = run_in(dir_, full_, "bad", "HCC_FILTER=" + shell_quote(prog("bad.tau")));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, expected_out_);
+  EXPECT_NE(r.err.find("HCC_FILTER=" + prog("bad.tau") + ": " + prog("bad.tau") + ":2:"), std::string::npos) << r.err;
+  EXPECT_EQ(tree(Profile::load(dir_ + "/out-bad")), full_tree_);
+}
+
+TEST_F(FilterTest, PlainIncludeExcludeOptions) {
+  std::string ct = build(dir_, "ct", prog("callgraph.cpp"), "--hcc-exclude=tiny --hcc-exclude='geo::*'");
+  ASSERT_EQ(run_in(dir_, ct, "ct").status, 0);
+  EXPECT_EQ(tree(Profile::load(dir_ + "/out-ct")), without(full_tree_, {"tiny", "mul_trace"}));
+  ASSERT_EQ(run_in(dir_, full_, "rt", "HCC_EXCLUDE=tiny,geo::*").status, 0);
+  EXPECT_EQ(tree(Profile::load(dir_ + "/out-rt")), without(full_tree_, {"tiny", "mul_trace"}));
+}
+
+TEST_F(FilterTest, SelectKeepsOnlyTheSubtrees) {
+  ASSERT_EQ(run_in(dir_, full_, "sel", "HCC_SELECT=mid").status, 0);
+  std::map<std::string, long long> want = {{"mid", 2}, {"mid/leaf", 4}, {"mid/leaf/tiny", 225}};
+  EXPECT_EQ(tree(Profile::load(dir_ + "/out-sel")), want);
+  // Composes with a filter.
+  ASSERT_EQ(run_in(dir_, full_, "sel2", "HCC_SELECT=top_a,quicksort HCC_EXCLUDE=tiny").status, 0);
+  auto t = tree(Profile::load(dir_ + "/out-sel2"));
+  EXPECT_EQ(t.at("top_a"), 1);
+  EXPECT_EQ(t.at("top_a/mid/leaf"), 2);
+  EXPECT_EQ(t.at("quicksort"), 1);
+  EXPECT_EQ(t.count("main"), 0u);
+  EXPECT_EQ(t.count("top_a/mid/leaf/tiny"), 0u);
+}
+
+TEST_F(FilterTest, PruneMeasuresTheRegionButNothingBelow) {
+  ASSERT_EQ(run_in(dir_, full_, "prune", "HCC_PRUNE=top_b,quicksort").status, 0);
+  Profile p = Profile::load(dir_ + "/out-prune");
+  auto t = tree(p);
+  auto want = full_tree_;
+  for (auto it = want.begin(); it != want.end();)
+    it = (it->first.rfind("main/top_b/", 0) == 0 || it->first.rfind("main/quicksort/", 0) == 0) ? want.erase(it)
+                                                                                                  : std::next(it);
+  EXPECT_EQ(t, want);
+  // The pruned region's callees' time is its own: exclusive == inclusive.
+  for (int c : p.callpaths_where([](const std::string &n) { return n.find("top_b") != std::string::npos; }))
+    EXPECT_DOUBLE_EQ(p.value(c, "time", "excl", 0), p.value(c, "time", "incl", 0));
+}
+
+TEST_F(FilterTest, ThrottledRegionsAreListed) {
+  ASSERT_EQ(run_in(dir_, full_, "thr", "HCC_THROTTLE=20:1000").status, 0);
+  Profile p = Profile::load(dir_ + "/out-thr");
+  EXPECT_EQ(p.total_visits("tiny"), 20);
+  EXPECT_EQ(p.total_visits("top_a"), 1);  // 1 call: never throttled
+  std::string summary = read_file(dir_ + "/out-thr/summary.txt");
+  EXPECT_NE(summary.find("THROTTLED REGIONS"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("tiny(int) (after 20 calls"), std::string::npos) << summary;
+  // and the profile itself (CUBE attribute)
+  std::string cubex = read_file(dir_ + "/out-thr/profile.cubex");
+  EXPECT_NE(cubex.find("key=\"hcc.throttled\" value=\"tiny(int) (after 20 calls"), std::string::npos);
+  // Off by default.
+  EXPECT_EQ(read_file(dir_ + "/out-full/summary.txt").find("THROTTLED"), std::string::npos);
+}
+
+TEST_F(FilterTest, TauLoopsBecomeRegions) {
+  std::string ct = build(dir_, "loops", prog("callgraph.cpp"), "--hcc-filter=" + shell_quote(prog("loops.tau")));
+  RunResult r = run_in(dir_, ct, "loops");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, expected_out_);
+  Profile p = Profile::load(dir_ + "/out-loops");
+  auto loops = p.callpaths_where([](const std::string &n) { return n == "loop at callgraph.cpp:29"; });
+  ASSERT_FALSE(loops.empty());
+  long long visits = 0;
+  for (int c : loops) {
+    EXPECT_EQ(Profile::short_name(p.region_name(p.json()["callpaths"][c]["parent"].get<int>())), "leaf");
+    for (const auto &v : p.json()["callpaths"][c]["values"]["visits"]["excl"]) visits += v.get<long long>();
+  }
+  EXPECT_EQ(visits, p.total_visits("leaf"));
+  EXPECT_EQ(p.total_visits("tiny"), 275);
+  for (const auto &reg : p.json()["regions"])
+    if (reg["name"] == "loop at callgraph.cpp:29") EXPECT_EQ(reg["kind"], "loop");
+}
+
+TEST_F(FilterTest, SuggestedFilterClosesTheLoop) {
+  // Adjustable rule; the default (calls > 10^6) picks nothing in this small run.
+  RunResult r = run(shell_quote(report_bin()) + " --suggest-filter " + shell_quote(dir_ + "/out-full"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# 0 region(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("measured at the end of the run"), std::string::npos) << r.out;  // hcc.pair_cost_ns
+  for (std::string format : {"hcc", "tau", "scorep"}) {
+    std::string file = dir_ + "/suggested." + format;
+    r = run(shell_quote(report_bin()) + " --suggest-filter --rule 'calls>100,usec<1000' --format " + format + " -o " +
+            shell_quote(file) + " " + shell_quote(dir_ + "/out-full"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("tiny(int)"), std::string::npos) << r.out;
+    std::string ct = build(dir_, "re-" + format, prog("callgraph.cpp"), "--hcc-filter=" + shell_quote(file));
+    ASSERT_EQ(run_in(dir_, ct, "re-" + format).status, 0);
+    EXPECT_EQ(tree(Profile::load(dir_ + "/out-re-" + format)), without(full_tree_, {"tiny"})) << read_file(file);
+  }
+  r = run(shell_quote(report_bin()) + " --suggest-filter --rule 'calls=3' " + shell_quote(dir_ + "/out-full"));
+  EXPECT_EQ(r.status, 2);
+}
+
+TEST(UserRegions, NestWithFunctionsAndBuildWithoutHcc) {
+  std::string dir = scratch_dir("UserRegions");
+  // Without hcc: plain compiler, no libhcc, nothing referenced.
+  RunResult plain = run("c++ -O1 -Wall -Werror -Wno-unknown-pragmas -I" + shell_quote(kInclude) + " " +
+                        shell_quote(prog("user_regions.cpp")) + " -o " + shell_quote(dir + "/plain") + " && nm -u " +
+                        shell_quote(dir + "/plain") + " | grep -c hcc_ || true");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.out, "0\n");
+  RunResult want = run(shell_quote(dir + "/plain"));
+
+  std::string exe = build(dir, "inst", prog("user_regions.cpp"));
+  RunResult r = run_in(dir, exe, "u");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, want.out);
+  EXPECT_NE(r.err.find("hcc_region_end(\"x\") does not match the innermost open region \"y\""), std::string::npos)
+      << r.err;
+  auto t = tree(Profile::load(dir + "/out-u"));
+  std::map<std::string, long long> expect = {
+      {"main", 1},
+      {"main/outer", 1},
+      {"main/outer/work", 1},
+      {"main/outer/phase", 1},
+      {"main/outer/phase/inner", 1},
+      {"main/outer/phase/inner/work", 1},
+      {"main/outer/prag", 1},
+      {"main/outer/prag/work", 1},
+      {"main/outer/pomp_r", 1},
+      {"main/outer/pomp_r/work", 1},
+      {"main/work", 1},  // work(4) and phase() while paused are not recorded
+      {"main/x", 1},
+      {"main/x/y", 1},
+  };
+  EXPECT_EQ(t, expect);
+}
+
+}  // namespace
+}  // namespace hcc::e2e

@@ -1,0 +1,73 @@
+// The rewriter's selective-instrumentation concerns, input and expected
+// output side by side: filtered functions, TAU loop regions, region pragmas.
+#include <gtest/gtest.h>
+
+#include "filter/filter.hpp"
+#include "instrument.h"
+
+namespace {
+
+std::string rewrite(const std::string &code, const std::string &filter_text) {
+  hcc::filter::Filter f;
+  std::string error;
+  EXPECT_TRUE(f.add_text(filter_text, "t.filt", error)) << error;
+  hcc::rewriter::Options o;
+  o.filter = &f;
+  hcc::rewriter::Result r = hcc::rewriter::instrumentCode(code, "t.c", {}, o);
+  EXPECT_TRUE(r.ok);
+  return r.output.substr(r.output.find('\n') + 1);  // without the #line
+}
+
+TEST(SelectiveRewrite, ExcludedFunctionGetsNoGuard) {
+  const char *in = R"cc(int tiny(int x) { return x + 1; }
+int work(int n) { return tiny(n); }
+)cc";
+  const char *out = R"cc(int tiny(int x) { return x + 1; }
+int work(int n) {static hcc_region_desc __hcc_rd0 = {"work", "work", "t.c", 2, 2, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g0, &__hcc_rd0); return tiny(n); }
+)cc";
+  EXPECT_EQ(rewrite(in, "BEGIN_EXCLUDE_LIST\nint tiny(int)\nEND_EXCLUDE_LIST\n"), out);
+}
+
+TEST(SelectiveRewrite, OutermostLoopsOfSelectedRoutinesBecomeRegions) {
+  const char *in = R"cc(int mm(int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) s += i * j;
+  while (s > 100) s /= 2;
+  do { s++; } while (s < 10);
+  return s;
+}
+)cc";
+  const char *out = R"cc(int mm(int n) {static hcc_region_desc __hcc_rd0 = {"mm", "mm", "t.c", 1, 8, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g0, &__hcc_rd0);
+  int s = 0;
+  { static hcc_region_desc __hcc_lrd0 = {"loop at t.c:3", "", "t.c", 3, 4, 2, 0}; HCC_FUNCTION_GUARD_(__hcc_lg0, &__hcc_lrd0); for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) s += i * j; }
+  { static hcc_region_desc __hcc_lrd1 = {"loop at t.c:5", "", "t.c", 5, 5, 2, 0}; HCC_FUNCTION_GUARD_(__hcc_lg1, &__hcc_lrd1); while (s > 100) s /= 2; }
+  { static hcc_region_desc __hcc_lrd2 = {"loop at t.c:6", "", "t.c", 6, 6, 2, 0}; HCC_FUNCTION_GUARD_(__hcc_lg2, &__hcc_lrd2); do { s++; } while (s < 10); }
+  return s;
+}
+)cc";
+  EXPECT_EQ(rewrite(in, "BEGIN_INSTRUMENT_SECTION\nloops routine=\"mm\"\nEND_INSTRUMENT_SECTION\n"), out);
+}
+
+TEST(SelectiveRewrite, RegionPragmasBecomeCallsOnTheSameLine) {
+  const char *in = R"cc(void f(void) {
+  #pragma hcc region begin(io)
+#pragma pomp inst begin(x)
+#pragma pomp inst end(x)
+  # pragma hcc region end( io )
+#pragma omp barrier
+}
+)cc";
+  const char *out = R"cc(void f(void) {static hcc_region_desc __hcc_rd0 = {"f", "f", "t.c", 1, 7, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g0, &__hcc_rd0);
+  hcc_region_begin("io"); //#pragma hcc region begin(io)
+hcc_region_begin("x"); //#pragma pomp inst begin(x)
+hcc_region_end("x"); //#pragma pomp inst end(x)
+  hcc_region_end("io"); //# pragma hcc region end( io )
+#pragma omp barrier
+}
+)cc";
+  EXPECT_EQ(rewrite(in, ""), out);
+}
+
+}  // namespace
