@@ -12,19 +12,32 @@
 #include "json_view.hpp"
 #include "locate.hpp"
 #include "summary.hpp"
+#include "suggest.hpp"
+
+#include <fstream>
 
 int main(int argc, char **argv) {
   CLI::App app{"hcc-report: show an hcc (CUBE4) profile", "hcc-report"};
   std::string path;
-  bool tree = false, json = false, summary = false;
+  bool tree = false, json = false, summary = false, mpi = false;
   int location = -1;
   app.add_option("PATH", path,
                  "a .cubex file or a directory containing profile.cubex "
                  "(default: the newest hcc-* directory here)");
   app.add_flag("--tree", tree, "show the call tree");
   app.add_flag("--summary", summary, "show everything summary.txt holds");
+  app.add_flag("--mpi", mpi, "show the MPI section: time per rank, top MPI call paths, imbalance per call");
   app.add_flag("--json", json, "print the profile as JSON (see report/README.md)");
   app.add_option("--location", location, "restrict to one location (thread) id")->check(CLI::NonNegativeNumber);
+  bool suggest = false;
+  std::string rule_text, format = "hcc", out_file;
+  app.add_flag("--suggest-filter", suggest,
+               "print a filter file excluding regions whose measurement costs more than it tells "
+               "(default rule calls>1000000,usec<2)");
+  app.add_option("--rule", rule_text, "with --suggest-filter: 'calls>N,usec<X' (>= and <= too; either may be left out)");
+  app.add_option("--format", format, "with --suggest-filter: hcc (default), tau or scorep")
+      ->check(CLI::IsMember({"hcc", "tau", "scorep"}));
+  app.add_option("-o", out_file, "with --suggest-filter: write the filter to this file");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -47,8 +60,44 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  if (suggest) {
+    hcc::report::SuggestRule rule;
+    if (!rule_text.empty()) {
+      std::string why = hcc::report::parse_suggest_rule(rule_text, rule);
+      if (!why.empty()) {
+        std::cerr << "hcc-report: --rule '" << rule_text << "' " << why << "\n";
+        return 2;
+      }
+    }
+    auto syntax = format == "tau"      ? hcc::report::FilterSyntax::Tau
+                  : format == "scorep" ? hcc::report::FilterSyntax::ScoreP
+                                       : hcc::report::FilterSyntax::Hcc;
+    std::string text = hcc::report::suggest_filter(p, rule, syntax, hcc::report::locate_profile(path));
+    if (out_file.empty()) {
+      std::cout << text;
+    } else {
+      std::ofstream f(out_file);
+      f << text;
+      if (!f.flush()) {
+        std::cerr << "hcc-report: cannot write " << out_file << "\n";
+        return 2;
+      }
+      // The explanation (the leading comment lines) goes to the terminal too.
+      for (size_t b = 0; b < text.size();) {
+        size_t e = text.find('\n', b);
+        if (text[b] != '#') break;
+        std::cout << text.substr(b, e - b + 1);
+        b = e + 1;
+      }
+      std::cout << "filter written to " << out_file << "\n";
+    }
+    return 0;
+  }
   if (json) {
     std::cout << hcc::report::profile_json(p, location).dump() << "\n";
+  } else if (mpi) {
+    const std::string text = hcc::profile::mpi_summary_text(p);
+    std::cout << (text.empty() ? "no MPI regions in this profile\n" : text);
   } else if (summary) {
     std::cout << hcc::profile::summary_text(p);
   } else if (tree) {

@@ -10,6 +10,8 @@ packages=(
   libfmt-dev nlohmann-json3-dev libcli11-dev                      # formatting, JSON, hcc-report's arguments
   libgtest-dev libbenchmark-dev                                   # tests and benchmarks
   libopenmpi-dev openmpi-bin ccache                               # build-system integration tests (MPI wrappers, ccache)
+  python3                                                         # generates the PMPI wrappers (wrappers/gen_wrappers.py)
+  libpapi-dev papi-tools                                           # HCC_METRICS counters (runtime/papi); papi_avail lists events
 )
 
 missing=()

@@ -31,8 +31,14 @@ typedef struct hcc_region_desc {
   int32_t begin_line;
   int32_t end_line;
   int32_t kind;         /* enum hcc_region_kind */
-  uint32_t id;          /* 0 = not yet registered; else region id + 1 */
+  uint32_t id;          /* 0 = not yet registered; HCC_REGION_EXCLUDED; else region id + 1 */
 } hcc_region_desc;
+
+/* The id of a region that is not recorded (a run-time filter excluded it
+ * when it registered, or HCC_THROTTLE disabled it). The guards test for it
+ * inline, so such a region costs one load and one branch per enter and per
+ * exit, no call; hcc_enter/hcc_exit test for it too (older objects). */
+#define HCC_REGION_EXCLUDED 0xFFFFFFFFu
 
 /* Enter/exit one region on the calling thread. `exit` must name the same
  * descriptor as the matching `enter`; the runtime repairs the shadow stack

@@ -13,6 +13,7 @@
 #include "compiler_choice.hpp"
 #include "depfile_fix.hpp"
 #include "instrument_step.hpp"
+#include "filter/filter.hpp"
 #include "link_flags.hpp"
 #include "log.hpp"
 #include "mpi_wrapper.hpp"
@@ -152,7 +153,26 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   TempDirs temps;
   Instrumented work;
   work.compile_args = args;
-  const auto instrumentor = instrumentor_command(layout);
+  auto instrumentor = instrumentor_command(layout);
+  // A filter that cannot be read is the user's error: stop here with its
+  // file:line, before anything is compiled (the same parser as the
+  // instrumentor's and the runtime's, filter/).
+  if (!opts.instrument_args.empty()) {
+    hcc::filter::Filter filter;
+    std::string error;
+    for (const std::string &a : opts.instrument_args) {
+      size_t eq = a.find('=');
+      std::string kind = a.substr(2, eq - 2), value = a.substr(eq + 1);
+      bool ok = kind == "filter"    ? filter.add_file(value, error)
+                : kind == "include" ? filter.add_include(value, error)
+                                    : filter.add_exclude(value, error);
+      if (!ok) {
+        print_error(kind == "filter" ? error : "--hcc-" + kind + "=" + value + ": " + error);
+        return 1;
+      }
+    }
+    instrumentor.insert(instrumentor.end(), opts.instrument_args.begin(), opts.instrument_args.end());
+  }
   // An MPI wrapper's hidden -I options (for <mpi.h>), as the wrapper puts
   // them: before the user's arguments.
   std::vector<std::string> wrapper_flags;
@@ -165,6 +185,10 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     iargs.insert(iargs.begin(), wrapper_flags.begin(), wrapper_flags.end());
     InstrumentResult res = instrument_source(instrumentor, in, iargs, temps, opts.verbose);
     if (received_signal()) return finish(1, temps, work, false);
+    if (res.user_error) {
+      print_error(in.path + ": " + res.why);
+      return finish(1, temps, work, false);
+    }
     if (!res.ok) {
       work.not_instrumented.push_back(in.path);
       if (opts.verbose) print_note("could not instrument '" + in.path + "': " + res.why);

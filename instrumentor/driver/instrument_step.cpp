@@ -79,7 +79,10 @@ InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
   else if (pr.term_signal)
     r.why = "the instrumentor was killed by signal " + std::to_string(pr.term_signal) + " (" +
             strsignal(pr.term_signal) + ")";
-  else if (pr.exit_code != 0)
+  else if (pr.exit_code == 3) {
+    r.user_error = true;
+    r.why = "the instrumentor rejected the filter (--hcc-filter/--hcc-include/--hcc-exclude)";
+  } else if (pr.exit_code != 0)
     r.why = "the instrumentor exited with status " + std::to_string(pr.exit_code);
   else if (!file_exists(out))
     r.why = "the instrumentor reported success but wrote no '" + out + "'";

@@ -29,6 +29,7 @@ struct InstrumentResult {
   bool ok = false;
   std::string output;  // the instrumented copy (when ok)
   std::string why;     // why not (for --hcc-verbose)
+  bool user_error = false;  // the instrumentor rejected the filter (exit 3): stop the build
 };
 
 // Runs `instrumentor` (command words, [0] a path) on `input`:

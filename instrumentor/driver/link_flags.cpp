@@ -34,6 +34,10 @@ bool links_mpi_library(const std::vector<std::string> &args) {
     std::string lib = a.rfind("-l", 0) == 0 ? a.substr(2) : "";
     if (a == "-l" && i + 1 < args.size()) lib = args[i + 1];
     if (lib == "mpi" || lib == "mpich") return true;
+    // A library by path, as CMake's find_package(MPI) links it:
+    // /usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi.so
+    const std::string base = a.substr(a.rfind('/') == std::string::npos ? 0 : a.rfind('/') + 1);
+    if (base.rfind("libmpi.so", 0) == 0 || base.rfind("libmpich.so", 0) == 0) return true;
   }
   return false;
 }

@@ -19,7 +19,8 @@ std::vector<std::string> runtime_link_flags(const std::string &lib_dir);
 // not in `lib_dir` (hcc built without MPI).
 std::vector<std::string> mpi_link_flags(const std::string &lib_dir);
 
-// The user links MPI by hand: -lmpi, -lmpich (also as "-l mpi").
+// The user links MPI by hand: -lmpi, -lmpich (also as "-l mpi"), or
+// .../libmpi.so[.N] / libmpich.so[.N] by path (CMake's find_package(MPI)).
 bool links_mpi_library(const std::vector<std::string> &args);
 
 }  // namespace hcc::driver

@@ -34,11 +34,23 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
       } else {
         opts.compiler = std::move(cmd);
       }
+    } else if (a.rfind("--hcc-filter=", 0) == 0 || a.rfind("--hcc-include=", 0) == 0 ||
+               a.rfind("--hcc-exclude=", 0) == 0) {
+      size_t eq = a.find('=');
+      if (eq + 1 == a.size()) {
+        if (!error) error = "option '" + std::string(a.substr(0, eq + 1)) + "' needs a value";
+      } else {
+        opts.instrument_args.push_back("--" + std::string(a.substr(6)));
+      }
+    } else if (a == "--hcc-filter" || a == "--hcc-include" || a == "--hcc-exclude") {
+      if (!error) error = "option '" + arg + "' needs a value: " + arg + "=" +
+                          (a == "--hcc-filter" ? "FILE" : "PATTERN");
     } else if (a == "--hcc-compiler") {
       if (!error) error = "option '--hcc-compiler' needs a value: --hcc-compiler=CMD";
     } else if (!error) {
       error = "unknown option '" + arg +
-              "' (known: --hcc-compiler=CMD, --hcc-off, --hcc-keep, --hcc-verbose, "
+              "' (known: --hcc-compiler=CMD, --hcc-filter=FILE, --hcc-include=PATTERN, "
+              "--hcc-exclude=PATTERN, --hcc-off, --hcc-keep, --hcc-verbose, "
               "--hcc-version, --hcc-show-config)";
     }
   }

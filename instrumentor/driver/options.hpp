@@ -18,6 +18,10 @@ struct HccOptions {
   bool verbose = false;                 // --hcc-verbose
   bool version = false;                 // --hcc-version
   bool show_config = false;             // --hcc-show-config
+  // Selective instrumentation, passed on to hcc-instrument in order:
+  // --hcc-filter=FILE -> --filter=FILE, --hcc-include=P -> --include=P,
+  // --hcc-exclude=P -> --exclude=P.
+  std::vector<std::string> instrument_args;
 };
 
 // True for arguments that belong to the driver (start with "--hcc-").

@@ -120,6 +120,12 @@ class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
   bool VisitLambdaExpr(LambdaExpr *lambda);
 
   const std::map<unsigned, Guard> &guards() const { return guards_; }
+  // Loop regions: where the opening `{ guard` goes, and where the `}` goes.
+  struct Loop {
+    unsigned close_offset;
+    unsigned begin_line, end_line;
+  };
+  const std::map<unsigned, Loop> &loops() const { return loops_; }
 
  private:
   struct ConstantScope {
@@ -147,7 +153,38 @@ class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
   std::unique_ptr<MangleContext> mangler_;
   unsigned constant_depth_ = 0;
   std::map<unsigned, Guard> guards_;  // by file offset of the insertion: dedupes too
+  std::map<unsigned, Loop> loops_;    // by file offset of the loop's first character
+
+  void addLoops(const Stmt *body);
 };
+
+// The outermost loops of a body (TAU `loops routine=…`): loops nested in
+// other loops belong to their outer loop's region; lambdas and local classes
+// are other functions.
+void GuardFinder::addLoops(const Stmt *s) {
+  if (!s) return;
+  for (const Stmt *child : s->children()) {
+    if (!child || isa<LambdaExpr>(child) || isa<DeclStmt>(child)) continue;
+    if (!isa<ForStmt>(child) && !isa<WhileStmt>(child) && !isa<DoStmt>(child) &&
+        !isa<CXXForRangeStmt>(child)) {
+      addLoops(child);
+      continue;
+    }
+    SourceLocation b = child->getBeginLoc(), e = child->getEndLoc();
+    if (!ctx_.isMainFileChar(b) || !ctx_.isMainFileChar(e)) continue;  // macro text: not ours
+    // The loop statement ends at its last token, or at the `;` after it when
+    // the body is a plain statement (`while (x) f();`, `do … while (x);`).
+    SourceLocation after = Lexer::findLocationAfterToken(e, tok::semi, ctx_.sm, ctx_.lang, false);
+    bool braced = false;
+    if (const auto *f = dyn_cast<ForStmt>(child)) braced = isa<CompoundStmt>(f->getBody());
+    if (const auto *w = dyn_cast<WhileStmt>(child)) braced = isa<CompoundStmt>(w->getBody());
+    if (const auto *r = dyn_cast<CXXForRangeStmt>(child)) braced = isa<CompoundStmt>(r->getBody());
+    if (braced || after.isInvalid()) after = Lexer::getLocForEndOfToken(e, 0, ctx_.sm, ctx_.lang);
+    if (after.isInvalid() || !ctx_.isMainFileChar(after)) continue;
+    loops_.emplace(ctx_.sm.getFileOffset(b),
+                   Loop{ctx_.sm.getFileOffset(after), ctx_.line(b), ctx_.line(e)});
+  }
+}
 
 std::optional<std::string> GuardFinder::reasonToSkip(const FunctionDecl *fd) const {
   if (isa<CoroutineBodyStmt>(fd->getBody())) return "coroutine";
@@ -192,6 +229,20 @@ bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
   }
   const CompoundStmt *block = guardedBlock(fd->getBody());
   if (!block) return true;
+
+  if (ctx_.filter) {
+    // The name the runtime will see, in a form the matcher reads: inside a
+    // template the pattern's own name (template parameters, not arguments).
+    std::string name = readableName(fd, policy_);
+    std::string mangled = linkerName(fd, *mangler_);
+    filter::Region region{name, mangled, ctx_.file_name, nameDependsOnInstantiation(fd)};
+    if (ctx_.filter->excludes(region)) {
+      ctx_.leftAlone(fd->getLocation(), shortName(fd), "excluded by the filter");
+      ++ctx_.filtered;
+      return true;
+    }
+    if (ctx_.filter->wants_loops(region)) addLoops(block);
+  }
 
   // The region spans the whole definition, template header included.
   SourceLocation begin = fd->getBeginLoc();
@@ -270,6 +321,11 @@ bool GuardFinder::VisitLambdaExpr(LambdaExpr *lambda) {
   }
   const CompoundStmt *block = lambda->getCompoundStmtBody();
   if (!block) return true;
+  if (ctx_.filter && ctx_.filter->excludes(filter::Region{name, "", ctx_.file_name, false})) {
+    ctx_.leftAlone(lambda->getBeginLoc(), name, "excluded by the filter");
+    ++ctx_.filtered;
+    return true;
+  }
   addGuard(block, lambda->getBeginLoc(), lambda->getEndLoc(), quoteCString(name), "",
            name);
   return true;
@@ -312,6 +368,20 @@ unsigned addFunctionGuards(RewriteContext &ctx) {
                                  "HCC_FUNCTION_GUARD_(__hcc_g" + id + ", &__hcc_rd" + id +
                                  ");");
   }
+  // Loops: `{ static desc; guard;` before the loop, `}` after it, both on the
+  // loop's own lines. Named like TAU's loop timers.
+  unsigned k = 0;
+  for (const auto &[offset, l] : finder.loops()) {
+    const std::string id = std::to_string(k++);
+    std::string name = "loop at " + lambdaName(ctx.file_name, l.begin_line).substr(10);
+    ctx.edits.insert(offset, "{ static hcc_region_desc __hcc_lrd" + id + " = {" +
+                                 quoteCString(name) + ", \"\", " + file + ", " +
+                                 std::to_string(l.begin_line) + ", " +
+                                 std::to_string(l.end_line) + ", 2, 0}; " +
+                                 "HCC_FUNCTION_GUARD_(__hcc_lg" + id + ", &__hcc_lrd" + id + "); ");
+    ctx.edits.insert(l.close_offset, " }");
+  }
+  ctx.loops = k;
   return n;
 }
 

@@ -6,6 +6,7 @@
 #include "naming.h"
 #include "rewrite_context.h"
 #include "setjmp_marks.h"
+#include "user_regions.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -56,8 +57,9 @@ class ErrorCollector : public DiagnosticConsumer {
 
 class InstrumentConsumer : public ASTConsumer {
  public:
-  InstrumentConsumer(CompilerInstance &ci, const std::string &file_name, Result &result)
-      : ci_(ci), file_name_(file_name), result_(result) {}
+  InstrumentConsumer(CompilerInstance &ci, const std::string &file_name, const Options &options,
+                     Result &result)
+      : ci_(ci), file_name_(file_name), options_(options), result_(result) {}
 
   // The speed trick: header function bodies are neither parsed nor checked,
   // so a file that includes half the standard library costs a fraction of a
@@ -83,8 +85,12 @@ class InstrumentConsumer : public ASTConsumer {
         ctx.main_decls.push_back(d);
     }
 
+    ctx.filter = options_.filter && !options_.filter->empty() ? options_.filter : nullptr;
     result_.guards = addFunctionGuards(ctx);
     result_.setjmp_marks = addSetjmpMarks(ctx);
+    result_.user_regions = addUserRegionPragmas(ctx);
+    result_.filtered = ctx.filtered;
+    result_.loops = ctx.loops;
 
     // #line keeps the user's name for diagnostics, __FILE__ and debug info,
     // whatever temporary path the rewritten text is compiled from.
@@ -103,6 +109,7 @@ class InstrumentConsumer : public ASTConsumer {
  private:
   CompilerInstance &ci_;
   const std::string &file_name_;
+  const Options &options_;
   Result &result_;
 };
 
@@ -123,7 +130,7 @@ class InstrumentAction : public ASTFrontendAction {
   }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, StringRef) override {
-    return std::make_unique<InstrumentConsumer>(ci, file_name_, result_);
+    return std::make_unique<InstrumentConsumer>(ci, file_name_, options_, result_);
   }
 
  private:

@@ -8,9 +8,17 @@
 #include <string>
 #include <vector>
 
+namespace hcc::filter {
+class Filter;
+}
+
 namespace hcc::rewriter {
 
 struct Options {
+  // Selective instrumentation (--filter/--include/--exclude): functions it
+  // excludes get no guard; TAU `loops` requests add loop regions. nullptr or
+  // empty: every function.
+  const hcc::filter::Filter *filter = nullptr;
   // Written into `#line 1 "NAME"` and every descriptor; "" means the source path.
   std::string main_file_name;
   // Skip tearing down the AST at the end. For a process that exits right
@@ -27,6 +35,9 @@ struct Result {
   std::vector<std::string> messages;
   unsigned guards = 0;
   unsigned setjmp_marks = 0;
+  unsigned filtered = 0;      // functions left alone because the filter excludes them
+  unsigned loops = 0;         // loop regions (TAU BEGIN_INSTRUMENT_SECTION loops)
+  unsigned user_regions = 0;  // #pragma hcc region / pomp inst begin|end turned into calls
 };
 
 // `compile_args`: the user's compiler arguments minus sources and -o/-c.

@@ -9,6 +9,8 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/Basic/SourceManager.h>
 
+#include "filter/filter.hpp"
+
 #include <set>
 #include <string>
 #include <vector>
@@ -52,6 +54,10 @@ struct RewriteContext {
     if (said.insert(m).second) messages.push_back(std::move(m));
   }
   std::set<std::string> said;
+  // Selective instrumentation; nullptr: instrument everything.
+  const hcc::filter::Filter *filter = nullptr;
+  unsigned filtered = 0;
+  unsigned loops = 0;
 };
 
 }  // namespace hcc::rewriter

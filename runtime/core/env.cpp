@@ -79,6 +79,19 @@ const Variable kVariables[] = {
     {"HCC_MAX_DEPTH", "1024", "deepest call path recorded; deeper calls go to one artificial node", parse_max_depth},
     {"HCC_SIGNALS", "1", "0: do not install the write-the-profile-on-fatal-signal handlers", parse_signals},
     {"HCC_CLOCK", "auto", "auto, tsc or monotonic", parse_clock},
+    // Read by the PAPI service (runtime/papi), which validates them itself.
+    {"HCC_METRICS", "(none: time and visits only)", "comma-separated PAPI preset or native event names counted per call path", nullptr},
+    {"HCC_METRICS_MULTIPLEX", "0", "1: multiplex the HCC_METRICS events (values become estimates)", nullptr},
+    {"HCC_METRICS_STRICT", "0", "1: a bad HCC_METRICS event stops the program (exit status 1) at its first event", nullptr},
+    // Read by the MPI wrappers (libhcc_mpi.so, wrappers/).
+    {"HCC_MPI_GROUPS", "DEFAULT", "MPI function groups measured (CG COLL ENV ERR EXT IO MISC P2P RMA SPAWN TOPO TYPE XNONBLOCK XREQTEST, ALL, DEFAULT, -GROUP)", nullptr},
+    // Read by the selective-measurement service (selection.cpp), which reports bad values itself.
+    {"HCC_FILTER", "(none)", "TAU select file, Score-P filter file or hcc filter: excluded regions are not recorded", nullptr},
+    {"HCC_INCLUDE", "(none)", "comma-separated name patterns (* ?): record only regions they match", nullptr},
+    {"HCC_EXCLUDE", "(none)", "comma-separated name patterns (* ?): do not record regions they match", nullptr},
+    {"HCC_SELECT", "(none)", "comma-separated regions: record only inside the call subtrees they start", nullptr},
+    {"HCC_PRUNE", "(none)", "comma-separated regions: record them, but nothing called below them", nullptr},
+    {"HCC_THROTTLE", "(off)", "CALLS:USEC: stop recording a region after CALLS calls if its mean time per call is under USEC", nullptr},
     // Read by the `hcc` compiler driver, not by the runtime.
     {"HCC_COMPILER", "(by source language)", "compiler under hcc (driver)", nullptr},
     {"HCC_WRAPPER", "on", "off: hcc passes everything through (driver)", nullptr},

@@ -8,12 +8,16 @@
 // call to an out-of-line function, so the fast path saves no registers and
 // sets up no frame. When the TSC is not used, fast_limit is 0 for every
 // thread, which sends every enter down the general path without an extra
-// test on the fast path.
+// test on the fast path. The same holds when a per-event service (PAPI
+// counters, event_services.hpp) is active: g_fast_events is false then, and the
+// general paths call the service after pushing / before popping a frame.
 // This file is compiled with -O3, initial-exec TLS, no exceptions, no RTTI.
 #include "hooks.hpp"
 
 #include "hcc/region.h"
 #include "registry.hpp"
+#include "event_services.hpp"
+#include "selection.hpp"
 
 #define HCC_API extern "C" __attribute__((visibility("default")))
 #define HCC_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -37,15 +41,40 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   if (!ts) ts = thread_state_create();
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   if (region == 0) region = register_region(d);
+  if (region == kExcludedId) return;  // filtered when it registered just now
+  // hcc_pause: skipped, counted so their exits are recognised (exit_slow).
+  if (HCC_UNLIKELY(ts->pause_count)) {
+    ++ts->pause_skipped;
+    return;
+  }
   uint32_t depth = ts->depth;
+  uint8_t flags = 0;
+  if (HCC_UNLIKELY(g_selective)) {
+    // HCC_SELECT: outside every selected subtree nothing is recorded;
+    // HCC_PRUNE: nothing below a pruned region. Skipped enters are counted
+    // per frame so their exits are told apart from the frame's own.
+    flags = region_flags(region);
+    if (ts->prune_depth || (g_select_active && ts->sel_inside == 0 && !(flags & kFlagSelect))) {
+      ++ts->sel_skipped;
+      return;
+    }
+    if (depth <= ts->max_depth) {
+      *selection_saved_slot(ts, depth + 1) = ts->sel_skipped;
+      ts->sel_skipped = 0;
+    }
+  }
   if (depth < ts->max_depth) {
     if (depth + 2 > ts->capacity) thread_state_grow(ts);
     push_frame(ts, region);
+    services_enter(ts);
+    if (flags & kFlagSelect) ++ts->sel_inside;
+    if ((flags & kFlagPrune) && !ts->prune_depth) ts->prune_depth = ts->depth;
   } else if (depth == ts->max_depth) {
     // One visible artificial node holds everything below the cut.
     if (ts->depth_region == kNoRegion) ts->depth_region = register_depth_limit_region(ts->max_depth);
     if (depth + 2 > ts->capacity) thread_state_grow(ts);
     push_frame(ts, ts->depth_region);
+    services_enter(ts);
   } else {
     ++ts->overflow;  // below the cut: counted, not recorded
     ++ts->dropped;
@@ -57,6 +86,23 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
 // entered, or the exit is spurious.
 __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t) {
   uint32_t depth = ts->depth;
+  if (depth > 0 && ts->stack[depth].node->region == kPauseRegion) {
+    if (ts->pause_skipped > 0) {  // the exit of an enter skipped while paused
+      --ts->pause_skipped;
+      return;
+    }
+    // The exit of a region entered before hcc_pause (its function returned
+    // while paused): recording resumes here.
+    pause_drop(ts, t);
+    depth = ts->depth;
+    Frame *top = ts->stack + depth;
+    if (depth > 0 && top->node->region == region) {
+      top->node->incl += t - top->start;
+      services_exit(ts, depth - 1);
+      ts->depth = depth - 1;
+      return;
+    }
+  }
   if (depth > 0 && ts->stack[depth].node->region == ts->depth_region) {
     if (ts->overflow > 0) {
       --ts->overflow;
@@ -83,10 +129,35 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
   ThreadState *ts = t_state;
   if (!ts) return;
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
+  if (HCC_UNLIKELY(g_selective)) {
+    if (ts->sel_skipped > 0 && ts->pause_count == 0) {  // the exit of a skipped enter
+      --ts->sel_skipped;
+      return;
+    }
+  }
   Frame *top = ts->stack + ts->depth;
-  if (top->node->region != region) return exit_slow(ts, d, region, t);
-  top->node->incl += t - top->start;
-  ts->depth--;
+  if (top->node->region != region) {
+    exit_slow(ts, d, region, t);
+    if (g_selective) selection_resync(ts);
+    return;
+  }
+  uint64_t ticks = t - top->start;
+  top->node->incl += ticks;
+  services_exit(ts, ts->depth - 1);
+  uint32_t popped = ts->depth--;
+  if (HCC_UNLIKELY(g_selective)) {
+    if (g_throttle) throttle_account(ts, region, ticks);
+    if (region_flags(region) & kFlagSelect) --ts->sel_inside;
+    if (ts->prune_depth >= popped) ts->prune_depth = 0;
+    ts->sel_skipped = *selection_saved_slot(ts, popped);
+  }
+}
+
+// Unregistered (0) or excluded (kExcludedId) descriptors: hcc_enter's one
+// compare `region + 1 <= 1` catches both; the excluded ones return here.
+__attribute__((noinline)) void enter_rare(hcc_region_desc *d, uint32_t region) {
+  if (region == kExcludedId) return;
+  enter_general(d);
 }
 
 }  // namespace
@@ -95,12 +166,14 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
 using namespace hcc::rt;
 
 HCC_API void hcc_enter(hcc_region_desc *d) {
+  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
+  // 0: first use; kExcludedId (~0): filtered or throttled. One compare.
+  if (HCC_UNLIKELY(region + 1 <= 1)) return enter_rare(d, region);
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return enter_general(d);
-  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   uint32_t depth = ts->depth;
-  // region 0: first use; depth >= fast_limit: array full, depth cut, or no TSC.
-  if (HCC_UNLIKELY(region == 0 || depth >= ts->fast_limit)) return enter_general(d);
+  // depth >= fast_limit: array full, depth cut, no TSC, per-event services, paused.
+  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return enter_general(d);
   Frame *top = ts->stack + depth;
   Node *child = top->node->cache;
   if (HCC_UNLIKELY(child->region != region)) return enter_general(d);
@@ -112,11 +185,14 @@ HCC_API void hcc_enter(hcc_region_desc *d) {
 }
 
 HCC_API void hcc_exit(hcc_region_desc *d) {
-  if (HCC_UNLIKELY(!g_clock_is_tsc)) return exit_general(d);
+  // Filtered or throttled: one load, one branch, no clock read.
+  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
+  if (HCC_UNLIKELY(region == kExcludedId)) return;
+  // false without the TSC or with a per-event service (event_services.hpp)
+  if (HCC_UNLIKELY(!g_fast_events)) return exit_general(d);
   uint64_t t = fast_clock();  // first, so the work below is not charged to the region
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
-  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
   Frame *top = ts->stack + ts->depth;
   Node *n = top->node;
   // The root sentinel (depth 0), the depth-cut node and an unregistered

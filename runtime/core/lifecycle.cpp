@@ -20,6 +20,7 @@
 #include "output.hpp"
 #include "profile_builder.hpp"
 #include "registry.hpp"
+#include "event_services.hpp"
 #include "thread_state.hpp"
 
 namespace hcc::rt {
@@ -148,6 +149,7 @@ void init() {
   g_max_depth = s.max_depth;
   std::string warning = clock_init(s.clock);
   if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+  services_init();  // registers their metrics; may turn the fast paths off
 
   run().program = program_invocation_short_name;
   char cwd[4096];
@@ -169,6 +171,8 @@ const RunInfo &run_info() { return run(); }
 
 uint32_t max_depth_for_new_threads() { return g_max_depth; }
 void set_max_depth_for_new_threads(uint32_t n) { g_max_depth = n; }
+
+bool claim_finalize() noexcept { return !g_finalized.exchange(true); }
 
 void finalize() noexcept {
   if (g_finalized.exchange(true)) return;

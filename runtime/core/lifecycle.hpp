@@ -17,6 +17,11 @@ void runtime_init_once();
 // ever entered or when it already ran.
 void finalize() noexcept;
 
+// Takes the one finalize for a service that writes the profile itself (the
+// MPI wrappers merge all ranks at MPI_Finalize): true for the first caller;
+// afterwards finalize() does nothing.
+bool claim_finalize() noexcept;
+
 struct RunInfo {
   std::string program;       // base name of the executable
   std::string command_line;  // arguments joined by spaces

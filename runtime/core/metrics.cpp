@@ -38,4 +38,27 @@ std::vector<ExtraMetric> extra_metrics_snapshot() {
   return copy;
 }
 
+namespace {
+std::vector<std::pair<std::string, std::string>> &attrs() {
+  static auto *v = new std::vector<std::pair<std::string, std::string>>;  // leaked: read at exit
+  return *v;
+}
+}  // namespace
+
+void set_profile_attr(const std::string &key, const std::string &value) {
+  pthread_mutex_lock(&g_lock);
+  bool found = false;
+  for (auto &kv : attrs())
+    if (kv.first == key) kv.second = value, found = true;
+  if (!found) attrs().emplace_back(key, value);
+  pthread_mutex_unlock(&g_lock);
+}
+
+std::vector<std::pair<std::string, std::string>> profile_attrs_snapshot() {
+  pthread_mutex_lock(&g_lock);
+  auto copy = attrs();
+  pthread_mutex_unlock(&g_lock);
+  return copy;
+}
+
 }  // namespace hcc::rt

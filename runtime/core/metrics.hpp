@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cube/profile.hpp"
@@ -28,5 +30,11 @@ struct ExtraMetric {
 int register_extra_metric(const ExtraMetric &m);
 uint32_t extra_metric_count();
 std::vector<ExtraMetric> extra_metrics_snapshot();
+
+// Attributes a service adds to the profile (CUBE <attr>), e.g. which
+// counters were measured and how; a later call with the same key replaces
+// the value. The builder appends them after its own.
+void set_profile_attr(const std::string &key, const std::string &value);
+std::vector<std::pair<std::string, std::string>> profile_attrs_snapshot();
 
 }  // namespace hcc::rt

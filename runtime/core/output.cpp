@@ -140,8 +140,15 @@ struct FileNames {
   std::string cubex, summary;
 };
 
+std::string &file_tag() {
+  static std::string *t = new std::string;  // leaked, like chosen_dir()
+  return *t;
+}
+
 FileNames file_names() {
   const RunInfo &run = run_info();
+  if (!run.fork_child && !file_tag().empty())
+    return {"profile." + file_tag() + ".cubex", "summary." + file_tag() + ".txt"};
   if (!run.fork_child) return {"profile.cubex", "summary.txt"};
   std::string pid = std::to_string(run.pid);
   return {"profile.fork-" + pid + ".cubex", "summary.fork-" + pid + ".txt"};
@@ -178,6 +185,12 @@ std::string prepare_output_dir(std::string *error) {
 
 void output_lock() { pthread_mutex_lock(&g_lock); }
 void output_unlock() { pthread_mutex_unlock(&g_lock); }
+
+void set_file_tag(const std::string &tag) {
+  pthread_mutex_lock(&g_lock);
+  file_tag() = tag;
+  pthread_mutex_unlock(&g_lock);
+}
 
 void set_output_dir_for_testing(const std::string &dir) {
   pthread_mutex_lock(&g_lock);

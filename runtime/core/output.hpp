@@ -24,6 +24,10 @@ std::string write_profile(const profile::Profile &p);
 void output_lock();
 void output_unlock();
 
+// A tag in the file names: profile.<tag>.cubex and summary.<tag>.txt (the MPI
+// wrappers use "rank-<r>" for a rank that writes its own profile); "" = none.
+void set_file_tag(const std::string &tag);
+
 // Output directory override for tests (applies to later writes).
 void set_output_dir_for_testing(const std::string &dir);
 

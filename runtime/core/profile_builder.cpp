@@ -10,6 +10,7 @@
 
 #include "clock.hpp"
 #include "env.hpp"
+#include "event_services.hpp"
 #include "lifecycle.hpp"
 #include "metrics.hpp"
 #include "registry.hpp"
@@ -94,6 +95,7 @@ ThreadNodes collect(ThreadState *ts, uint64_t now) {
 }  // namespace
 
 Profile build_local_profile() {
+  services_before_build();  // open frames' counters up to now (event_services.hpp)
   const uint64_t now = clock_now();
   const double seconds_per_tick = clock_seconds_per_tick();
   const std::vector<ThreadState *> threads = threads_snapshot();
@@ -113,6 +115,7 @@ Profile build_local_profile() {
       {"max depth", std::to_string(settings().max_depth)},
   };
   if (run.fork_child) p.attrs.emplace_back("fork child pid", std::to_string(run.pid));
+  for (auto &kv : profile_attrs_snapshot()) p.attrs.push_back(std::move(kv));
   p.hosts = {host_name()};
 
   profile::Metric time_m;

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "selection.hpp"
+
 namespace hcc::rt {
 
 namespace {
@@ -21,6 +23,17 @@ std::vector<RegionInfo> &regions() {
 std::unordered_map<std::string, uint32_t> &by_key() {
   static auto *m = new std::unordered_map<std::string, uint32_t>;
   return *m;
+}
+
+// Every descriptor of each region (throttling rewrites them) and whether
+// the region was throttled; indexed by region id.
+std::vector<std::vector<hcc_region_desc *>> &descriptors() {
+  static auto *v = new std::vector<std::vector<hcc_region_desc *>>;
+  return *v;
+}
+std::vector<bool> &throttled() {
+  static auto *v = new std::vector<bool>;
+  return *v;
 }
 
 std::string str(const char *s) { return s ? s : ""; }
@@ -77,10 +90,27 @@ uint32_t register_region(hcc_region_desc *d) {
     auto it = by_key().find(key);
     if (it != by_key().end()) {
       id = it->second;
+    } else if (selection_excludes(info)) {
+      // Filtered at run time: decided once; from now on the fast path
+      // returns at its first compare (selection.hpp).
+      __atomic_store_n(&d->id, kExcludedId, __ATOMIC_RELEASE);
+      pthread_mutex_unlock(&g_lock);
+      return kExcludedId;
     } else {
+      selection_set_flags(uint32_t(regions().size() + 1), info);
       regions().push_back(std::move(info));
       id = uint32_t(regions().size());
       by_key().emplace(std::move(key), id);
+      descriptors().resize(id);
+      throttled().resize(id);
+    }
+    if (id - 1 < descriptors().size()) {
+      descriptors()[id - 1].push_back(d);
+      if (throttled()[id - 1]) {  // a twin of a throttled region
+        __atomic_store_n(&d->id, kExcludedId, __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&g_lock);
+        return kExcludedId;
+      }
     }
     // Release: a thread that sees the id also sees the registry entry.
     __atomic_store_n(&d->id, id, __ATOMIC_RELEASE);
@@ -109,6 +139,25 @@ uint32_t register_depth_limit_region(uint32_t max_depth) {
   // region). Leaked, like every descriptor, which live as long as the program.
   auto *d = new hcc_region_desc{strdup(name.c_str()), nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL, 0};
   return register_region(d);
+}
+
+std::string exclude_region_descriptors(uint32_t id) {
+  pthread_mutex_lock(&g_lock);
+  std::string name;
+  if (id >= 1 && id - 1 < descriptors().size() && !throttled()[id - 1]) {
+    throttled()[id - 1] = true;
+    for (hcc_region_desc *d : descriptors()[id - 1]) __atomic_store_n(&d->id, kExcludedId, __ATOMIC_RELEASE);
+    name = regions()[id - 1].name;
+  }
+  pthread_mutex_unlock(&g_lock);
+  return name;
+}
+
+std::string region_name(uint32_t id) {
+  pthread_mutex_lock(&g_lock);
+  std::string name = id >= 1 && id - 1 < regions().size() ? regions()[id - 1].name : std::string();
+  pthread_mutex_unlock(&g_lock);
+  return name;
 }
 
 std::vector<RegionInfo> regions_snapshot() {

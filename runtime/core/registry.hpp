@@ -37,6 +37,14 @@ uint32_t find_region(hcc_region_desc *d) __attribute__((noinline, cold));
 // the first time a thread hits its depth limit N.
 uint32_t register_depth_limit_region(uint32_t max_depth) __attribute__((noinline, cold));
 
+// Throttling: stores the excluded value into every descriptor of region
+// `id` (descriptor value) and into those registered later. Returns the
+// region's name, or "" when it was excluded already.
+std::string exclude_region_descriptors(uint32_t id) __attribute__((noinline, cold));
+
+// Name of the region with descriptor value `id` ("" if none), for messages.
+std::string region_name(uint32_t id);
+
 // Copy of every region, indexed by region id (= descriptor value - 1).
 std::vector<RegionInfo> regions_snapshot();
 

@@ -13,6 +13,7 @@
 #include "env.hpp"
 #include "lifecycle.hpp"
 #include "metrics.hpp"
+#include "event_services.hpp"
 
 namespace hcc::rt {
 
@@ -38,20 +39,27 @@ void *xalloc(size_t bytes) {
   return p;
 }
 
+}  // namespace
+
 void compute_fast_limit(ThreadState *ts) {
   // The fast path pushes stack[depth + 1]: it needs depth + 1 < capacity and
   // depth < max_depth (the enter AT the limit pushes the artificial node).
-  // Without the TSC, every enter takes the general path (hooks.cpp).
+  // Without the TSC, or with a per-event service (PAPI counters), every
+  // enter takes the general path (hooks.cpp, event_services.hpp).
   uint32_t by_capacity = ts->capacity - 1;
   ts->fast_limit = by_capacity < ts->max_depth ? by_capacity : ts->max_depth;
-  if (!g_clock_is_tsc) ts->fast_limit = 0;
+  if (!g_fast_events) ts->fast_limit = 0;
+  if (ts->pause_count) ts->fast_limit = 0;  // hcc_pause: every enter is skipped
 }
+
+namespace {
 
 // A thread that ends with frames open (pthread_exit from C code without
 // unwinding) has them closed at its end, not at the process's end.
 void on_thread_exit(void *p) {
   auto *ts = static_cast<ThreadState *>(p);
   close_frames(ts, 0, clock_now());
+  services_thread_end(ts);
   ts->ended = true;
 }
 
@@ -81,6 +89,7 @@ ThreadState *thread_state_create() {
 
   pthread_setspecific(g_exit_key, ts);
   t_state = ts;
+  services_thread_start(ts);
   return ts;
 }
 
@@ -99,6 +108,7 @@ void thread_state_grow(ThreadState *ts) {
 }
 
 void close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
+  if (ts->depth > target) services_exit(ts, target);
   for (uint32_t d = ts->depth; d > target; --d) {
     Frame &f = ts->stack[d];
     f.node->incl += t - f.start;

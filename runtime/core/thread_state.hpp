@@ -44,6 +44,17 @@ struct ThreadState {
   pid_t tid;
   JmpMark marks[kJmpMarks];
   uint32_t next_mark;
+  // Selective measurement (selection.hpp); touched only on the general paths.
+  uint32_t sel_skipped;     // enters skipped (HCC_SELECT/HCC_PRUNE) still open above the top frame
+  uint32_t sel_inside;      // open frames of HCC_SELECT regions
+  uint32_t prune_depth;     // depth of the open HCC_PRUNE frame; 0 = none
+  uint32_t sel_saved_cap;
+  uint32_t *sel_saved;      // per depth: sel_skipped when that frame was pushed
+  uint32_t pause_count;     // hcc_pause nesting
+  uint32_t pause_skipped;   // enters skipped while paused, still open
+  Node *pause_node;         // the marker frame's node (not in the CCT)
+  uint64_t *throttle_stats; // HCC_THROTTLE: calls, ticks per region id
+  uint32_t throttle_cap;
 };
 
 extern __thread ThreadState *t_state __attribute__((tls_model("initial-exec")));
@@ -59,6 +70,9 @@ void thread_state_grow(ThreadState *ts) __attribute__((noinline, cold));
 // Closes frames stack[depth] .. stack[target + 1] at time `t` (their time is
 // attributed up to `t`) and clears the overflow counter.
 void close_frames(ThreadState *ts, uint32_t target, uint64_t t);
+
+// Recomputes fast_limit from capacity, depth limit and mode (hcc_resume).
+void compute_fast_limit(ThreadState *ts);
 
 // All thread states in location order (a copy, taken under the lock).
 std::vector<ThreadState *> threads_snapshot();

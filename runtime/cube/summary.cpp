@@ -1,7 +1,8 @@
 // hcc — the readable summary: pprof-style flat profile, hottest call paths,
 // call tree. Only `time` and `visits` are known by name (they fill pprof's
 // columns); every other metric becomes extra columns, so new metrics (MPI
-// bytes, PAPI counters) show up without changes here.
+// bytes, PAPI counters) show up without changes here. PAPI preset names are
+// known too, for ratios (IPC, MFLOP/s, miss ratios) when both inputs exist.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -274,6 +275,92 @@ std::string tree_text(const View &v) {
   return fmt::format("CALL TREE ({})\n", v.scope()) + t.render();
 }
 
+// Ratios of counters, when their inputs were measured (PAPI preset names,
+// as PAPI and Score-P/TAU users know them). The first variant whose inputs
+// are all present is used; "" as denominator means the time in seconds.
+struct Derived {
+  const char *title;
+  const char *num;
+  const char *den;
+  double factor;
+};
+const Derived kDerived[] = {
+    {"IPC", "PAPI_TOT_INS", "PAPI_TOT_CYC", 1.0},
+    {"MFLOP/s", "PAPI_FP_OPS", "", 1e-6},
+    {"MFLOP/s", "PAPI_DP_OPS", "", 1e-6},
+    {"MFLOP/s", "PAPI_SP_OPS", "", 1e-6},
+    {"L1 miss ratio", "PAPI_L1_DCM", "PAPI_L1_DCA", 1.0},
+    {"L1 miss ratio", "PAPI_L1_DCM", "PAPI_LD_INS", 1.0},
+    {"L2 miss ratio", "PAPI_L2_DCM", "PAPI_L2_DCA", 1.0},
+    {"L2 miss ratio", "PAPI_L2_TCM", "PAPI_L2_TCA", 1.0},
+};
+
+// Per region, from exclusive values (the region's own code), plus the whole
+// program from the roots' inclusive values. "" when nothing can be derived.
+std::string derived_text(const View &v) {
+  const Profile &p = v.p;
+  struct Use {
+    const Derived *d;
+    int num, den;  // metric ids; den -1 = time
+  };
+  std::vector<Use> uses;
+  for (const Derived &d : kDerived) {
+    bool have = false;
+    for (const Use &u : uses) have |= std::string(u.d->title) == d.title;
+    const int num = p.metric_index(d.num), den = *d.den ? p.metric_index(d.den) : -1;
+    if (have || num < 0 || (*d.den && den < 0) || (!*d.den && v.time < 0)) continue;
+    uses.push_back({&d, num, den});
+  }
+  if (uses.empty()) return "";
+  const std::size_t nr = p.regions.size();
+  // [use][region] numerator / denominator sums, exclusive.
+  std::vector<std::vector<double>> num(uses.size(), std::vector<double>(nr, 0.0)), den = num;
+  std::vector<double> excl_time(nr, 0.0);
+  std::vector<bool> used(nr, false);
+  for (std::size_t c = 0; c < p.cnodes.size(); ++c) {
+    const std::size_t r = static_cast<std::size_t>(p.cnodes[c].region);
+    used[r] = true;
+    excl_time[r] += v.excl_sec(c);
+    for (std::size_t u = 0; u < uses.size(); ++u) {
+      num[u][r] += v.excl[static_cast<std::size_t>(uses[u].num)][c];
+      den[u][r] += uses[u].den < 0 ? v.excl_sec(c) : v.excl[static_cast<std::size_t>(uses[u].den)][c];
+    }
+  }
+  auto cell = [](double n, double d, double f) { return d > 0 ? fmt::format("{:.4g}", f * n / d) : std::string("-"); };
+  Table t;
+  for (const Use &u : uses) t.header.push_back(u.d->title);
+  t.header.push_back("Name");
+  {  // whole program: inclusive values of the roots
+    std::vector<std::string> cells;
+    for (const Use &u : uses) {
+      double n = 0, d = 0;
+      for (int root : roots(p)) {
+        const std::size_t rc = static_cast<std::size_t>(root);
+        n += v.incl[static_cast<std::size_t>(u.num)][rc];
+        d += u.den < 0 ? v.incl_sec(rc) : v.incl[static_cast<std::size_t>(u.den)][rc];
+      }
+      cells.push_back(cell(n, d, u.d->factor));
+    }
+    cells.push_back("(whole program, inclusive)");
+    t.rows.push_back(std::move(cells));
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t r = 0; r < nr; ++r)
+    if (used[r]) order.push_back(r);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return excl_time[a] > excl_time[b]; });
+  for (std::size_t r : order) {
+    std::vector<std::string> cells;
+    for (std::size_t u = 0; u < uses.size(); ++u) cells.push_back(cell(num[u][r], den[u][r], uses[u].d->factor));
+    cells.push_back(p.regions[r].name);
+    t.rows.push_back(std::move(cells));
+  }
+  std::string how;
+  for (const Use &u : uses)
+    how += fmt::format("{}{} = {}{}{}", how.empty() ? "" : ", ", u.d->title, u.d->factor != 1.0 ? "1e-6 * " : "",
+                       u.d->num, u.den < 0 ? " / time" : std::string(" / ") + u.d->den);
+  return fmt::format("DERIVED METRICS (exclusive per region, {}; {})\n", v.scope(), how) + t.render();
+}
+
 std::string program_name(const Profile &p) {
   for (const char *key : {"program", "hcc.program", "executable"})
     for (const auto &kv : p.attrs)
@@ -314,8 +401,34 @@ std::string summary_text(const Profile &p) {
   out += fmt::format("Total time: {:.6f} s (inclusive time of the root call paths, summed over locations)\n",
                      v.total_sec());
   out += fmt::format("Call paths: {}, regions: {}\n", p.cnodes.size(), p.regions.size());
-  out += fmt::format("Metrics:    {}\n\n", metrics);
-  out += flat_text(v) + "\n" + hot_paths_text(v, 10) + "\n" + tree_text(v);
+  out += fmt::format("Metrics:    {}\n", metrics);
+  // Selective measurement (runtime/core/selection.cpp): what was left out,
+  // so nobody reads a filtered profile as the whole program.
+  for (const auto &kv : p.attrs) {
+    if (kv.first == "hcc.filter") out += fmt::format("Filter:     HCC_FILTER={}\n", kv.second);
+    if (kv.first == "hcc.select") out += fmt::format("Selected:   HCC_SELECT={} (only these subtrees)\n", kv.second);
+    if (kv.first == "hcc.prune") out += fmt::format("Pruned:     HCC_PRUNE={} (nothing below them)\n", kv.second);
+    if (kv.first == "hcc.throttle") out += fmt::format("Throttle:   HCC_THROTTLE={}\n", kv.second);
+  }
+  for (const auto &kv : p.attrs) {
+    if (kv.first != "hcc.throttled") continue;
+    out += "THROTTLED REGIONS (not recorded after the calls shown)\n";
+    std::size_t b = 0;
+    while (b < kv.second.size()) {
+      std::size_t e = kv.second.find("; ", b);
+      if (e == std::string::npos) e = kv.second.size();
+      out += "  " + kv.second.substr(b, e - b) + "\n";
+      b = e + 2;
+    }
+  }
+  out += "\n";
+  out += flat_text(v) + "\n";
+  const std::string derived = derived_text(v);
+  if (!derived.empty()) out += derived + "\n";
+  out += hot_paths_text(v, 10) + "\n";
+  const std::string mpi = mpi_summary_text(p);
+  if (!mpi.empty()) out += mpi + "\n";
+  out += tree_text(v);
   return out;
 }
 

@@ -17,6 +17,11 @@ std::string flat_profile_text(const Profile &p, int location = -1);
 // locations (or for one location when `location >= 0`).
 std::string call_tree_text(const Profile &p, int location = -1);
 
+// mpiP-style MPI section (mpi_summary.cpp): MPI time per rank, the top `top`
+// MPI call paths by time and by bytes sent, and min/mean/max over ranks per
+// MPI call. Keyed on regions of paradigm "mpi"; "" when there are none.
+std::string mpi_summary_text(const Profile &p, std::size_t top = 10);
+
 // Everything that goes into summary.txt.
 std::string summary_text(const Profile &p);
 

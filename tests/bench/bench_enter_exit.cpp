@@ -12,6 +12,7 @@
 #include <string>
 
 #include "hcc/region.h"
+#include "hcc/detail/inject.h"
 
 #define REGION(var, name) \
   static hcc_region_desc var = {name, nullptr, __FILE__, __LINE__, __LINE__, HCC_KIND_FUNCTION, 0}
@@ -19,6 +20,7 @@
 REGION(parent_r, "bench_parent");
 REGION(child_r, "bench_child");
 REGION(level_r, "bench_level");
+REGION(excluded_r, "bench_excluded");  // excluded at run time: HCC_EXCLUDE, set in main
 
 // The floor: what two clock reads cost on their own.
 static void BM_Rdtsc2(benchmark::State &state) {
@@ -54,9 +56,50 @@ static void BM_EnterExitDepth(benchmark::State &state) {
 }
 BENCHMARK(BM_EnterExitDepth);
 
+// A region a run-time filter excludes: its descriptor holds the excluded
+// value after the first enter, so each pair is two calls that load it,
+// compare and return (the contract: one load and one branch each).
+static void BM_ExcludedEnterExit(benchmark::State &state) {
+  hcc_enter(&parent_r);
+  for (auto _ : state) {
+    hcc_enter(&excluded_r);
+    hcc_exit(&excluded_r);
+  }
+  hcc_exit(&parent_r);
+}
+BENCHMARK(BM_ExcludedEnterExit);
+
+// The same through the guard the instrumentor writes (include/hcc/detail/
+// inject.h), which tests for the excluded id inline and calls nothing: a
+// function with the guard of an excluded region against the same function
+// without a guard. The difference is the excluded region's cost per call.
+REGION(excluded_fn_r, "bench_excluded_fn");
+__attribute__((noinline)) static int guarded_excluded(int x) {
+  HCC_FUNCTION_GUARD_(g, &excluded_fn_r);
+  benchmark::DoNotOptimize(x);
+  return x + 1;
+}
+__attribute__((noinline)) static int unguarded(int x) {
+  benchmark::DoNotOptimize(x);
+  return x + 1;
+}
+static void BM_ExcludedGuardCall(benchmark::State &state) {
+  int x = 0;
+  for (auto _ : state) x = guarded_excluded(x);
+  benchmark::DoNotOptimize(x);
+}
+BENCHMARK(BM_ExcludedGuardCall);
+static void BM_PlainCall(benchmark::State &state) {
+  int x = 0;
+  for (auto _ : state) x = unguarded(x);
+  benchmark::DoNotOptimize(x);
+}
+BENCHMARK(BM_PlainCall);
+
 int main(int argc, char **argv) {
   std::string dir = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/hcc-bench_enter_exit";
   setenv("HCC_OUTPUT_DIR", dir.c_str(), /*overwrite=*/0);  // before the first event reads it
+  setenv("HCC_EXCLUDE", "bench_excluded*", /*overwrite=*/0);  // for BM_ExcludedEnterExit
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -1,6 +1,7 @@
 #include "e2e_support.hpp"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -35,7 +36,7 @@ RunResult run(const std::string &cmd) {
   // left behind outside the build directory.
   const fs::path dir = fs::path(HCC_E2E_WORK) / ".captured";
   fs::create_directories(dir);
-  const std::string base = (dir / std::to_string(counter++)).string();
+  const std::string base = (dir / (std::to_string(getpid()) + "-" + std::to_string(counter++))).string();
   const std::string full = "(" + cmd + ") >" + base + ".out 2>" + base + ".err";
   const int raw = std::system(full.c_str());
   RunResult r;

@@ -13,7 +13,14 @@
 /* -include also reaches .S files compiled in the same command. */
 #ifndef __ASSEMBLER__
 
+/* Tells <hcc/hcc.h> that this build is instrumented, so its macros call the
+ * runtime; the declarations serve the calls the instrumentor writes for
+ * region pragmas. */
+#ifndef HCC_INSTRUMENTED
+#define HCC_INSTRUMENTED 1
+#endif
 #include "../region.h"
+#include "../hcc.h"
 
 #ifdef __cplusplus
 namespace hcc {
@@ -22,8 +29,13 @@ namespace detail {
  * that returns, exceptions. */
 class FunctionGuard {
  public:
-  explicit FunctionGuard(hcc_region_desc *r) noexcept : r_(r) { hcc_enter(r); }
-  ~FunctionGuard() { hcc_exit(r_); }
+  // An excluded region (HCC_REGION_EXCLUDED) is not even called.
+  explicit FunctionGuard(hcc_region_desc *r) noexcept : r_(r) {
+    if (__builtin_expect(__atomic_load_n(&r->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_enter(r);
+  }
+  ~FunctionGuard() {
+    if (__builtin_expect(__atomic_load_n(&r_->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_exit(r_);
+  }
   FunctionGuard(const FunctionGuard &) = delete;
   FunctionGuard &operator=(const FunctionGuard &) = delete;
 
@@ -36,9 +48,11 @@ class FunctionGuard {
 #else
 /* C: GCC and Clang run a variable's cleanup function on every exit from its
  * scope (and during unwinding with -fexceptions). */
-static __inline__ void __hcc_cleanup_exit(hcc_region_desc **r) { hcc_exit(*r); }
+static __inline__ void __hcc_cleanup_exit(hcc_region_desc **r) {
+  if (__builtin_expect(__atomic_load_n(&(*r)->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_exit(*r);
+}
 static __inline__ hcc_region_desc *__hcc_enter_ret(hcc_region_desc *r) {
-  hcc_enter(r);
+  if (__builtin_expect(__atomic_load_n(&r->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_enter(r);
   return r;
 }
 #define HCC_FUNCTION_GUARD_(var, desc)                                  \
