@@ -6,9 +6,8 @@
 # Configure checks, other targets and the compiler CMake identified are
 # untouched. A launcher the target already had (ccache) runs behind hcc.
 #
-#   FILTER <file>  passed as --hcc-filter=<file> when this hcc understands it;
-#                  otherwise a warning, once, and the target is instrumented
-#                  whole (filters arrive with later hcc work).
+#   FILTER <file>  passed as --hcc-filter=<file> (TAU, Score-P or hcc syntax):
+#                  excluded functions of this target get no instrumentation.
 #   FLAGS …        further --hcc-* options for this target's compiles, after
 #                  the global HCC_FLAGS cache variable.
 #
@@ -33,22 +32,6 @@ function(_hcc_launcher_prefix out)
   set(${out} "${cmd}" PARENT_SCOPE)
 endfunction()
 
-# Whether this hcc accepts --hcc-filter= (an unknown --hcc-* is an error).
-function(_hcc_supports_filter out)
-  get_property(known GLOBAL PROPERTY _HCC_SUPPORTS_FILTER SET)
-  if(NOT known)
-    execute_process(COMMAND "${HCC_EXECUTABLE}" "--hcc-filter=${CMAKE_CURRENT_LIST_FILE}" --hcc-version
-                    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
-    if(rc EQUAL 0)
-      set_property(GLOBAL PROPERTY _HCC_SUPPORTS_FILTER TRUE)
-    else()
-      set_property(GLOBAL PROPERTY _HCC_SUPPORTS_FILTER FALSE)
-    endif()
-  endif()
-  get_property(v GLOBAL PROPERTY _HCC_SUPPORTS_FILTER)
-  set(${out} ${v} PARENT_SCOPE)
-endfunction()
-
 function(hcc_instrument target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FILTER" "FLAGS")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -71,22 +54,12 @@ function(hcc_instrument target)
     if(NOT EXISTS "${filter}")
       message(FATAL_ERROR "hcc_instrument(${target}): filter file '${filter}' does not exist")
     endif()
-    _hcc_supports_filter(ok)
-    if(ok)
-      list(APPEND flags "--hcc-filter=${filter}")
-      # A changed filter changes the instrumented code: rebuild the target.
-      get_target_property(srcs ${target} SOURCES)
-      get_target_property(srcdir ${target} SOURCE_DIR)
-      if(srcs AND NOT CMAKE_VERSION VERSION_LESS 3.18)  # SOURCE … DIRECTORY: 3.18
-        set_property(SOURCE ${srcs} DIRECTORY "${srcdir}" APPEND PROPERTY OBJECT_DEPENDS "${filter}")
-      endif()
-    else()
-      get_property(warned GLOBAL PROPERTY _HCC_FILTER_WARNED)
-      if(NOT warned)
-        message(WARNING "hcc_instrument: ${HCC_EXECUTABLE} does not support --hcc-filter yet; "
-                        "FILTER ${ARG_FILTER} is ignored and '${target}' is instrumented whole")
-        set_property(GLOBAL PROPERTY _HCC_FILTER_WARNED TRUE)
-      endif()
+    list(APPEND flags "--hcc-filter=${filter}")
+    # A changed filter changes the instrumented code: rebuild the target.
+    get_target_property(srcs ${target} SOURCES)
+    get_target_property(srcdir ${target} SOURCE_DIR)
+    if(srcs AND NOT CMAKE_VERSION VERSION_LESS 3.18)  # SOURCE … DIRECTORY: 3.18
+      set_property(SOURCE ${srcs} DIRECTORY "${srcdir}" APPEND PROPERTY OBJECT_DEPENDS "${filter}")
     endif()
   endif()
 
