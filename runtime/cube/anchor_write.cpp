@@ -186,28 +186,15 @@ void write_program(Writer &w, const Profile &p) {
     w.text_element("descr", reg.descr);
     w.end();
   }
-  // Nested cnodes, written iteratively: a deep recursion in the profiled
-  // program must not become a deep recursion here. A negative stack entry
-  // means "close the element of node ~entry".
-  const auto children = children_of(p);
-  std::vector<int> stack;
-  for (int r : roots(p)) {
-    stack.push_back(r);
-    while (!stack.empty()) {
-      const int n = stack.back();
-      stack.pop_back();
-      if (n < 0) {
-        w.end();
-        continue;
-      }
-      w.start("cnode");
-      w.attr("id", n);
-      w.attr("calleeId", p.cnodes[static_cast<std::size_t>(n)].region);
-      stack.push_back(~n);
-      const auto &ch = children[static_cast<std::size_t>(n)];
-      stack.insert(stack.end(), ch.rbegin(), ch.rend());
-    }
-  }
+  // Nested cnodes: a cnode element stays open while its subtree is written.
+  walk_preorder(
+      p,
+      [&](int n) {
+        w.start("cnode");
+        w.attr("id", n);
+        w.attr("calleeId", p.cnodes[static_cast<std::size_t>(n)].region);
+      },
+      [&](int) { w.end(); });
   w.end();
 }
 

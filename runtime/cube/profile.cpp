@@ -109,4 +109,25 @@ void validate(const Profile &p) {
               std::to_string(p.nloc()) + " locations");
 }
 
+void walk_preorder(const Profile &p, const std::function<void(int)> &enter,
+                   const std::function<void(int)> &leave) {
+  const auto children = children_of(p);
+  std::vector<int> stack;  // a negative entry ~c means "leave c"
+  for (int r : roots(p)) {
+    stack.push_back(r);
+    while (!stack.empty()) {
+      const int e = stack.back();
+      stack.pop_back();
+      if (e < 0) {
+        if (leave) leave(~e);
+        continue;
+      }
+      enter(e);
+      if (leave) stack.push_back(~e);
+      const auto &ch = children[static_cast<std::size_t>(e)];
+      stack.insert(stack.end(), ch.rbegin(), ch.rend());  // first child on top
+    }
+  }
+}
+
 }  // namespace hcc::profile

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,6 +76,13 @@ struct Profile {
 // are returned separately by roots().
 std::vector<std::vector<int>> children_of(const Profile &p);
 std::vector<int> roots(const Profile &p);
+
+// Depth-first pre-order walk of every tree (roots in id order, children in id
+// order): enter(c) when a call path is reached, leave(c) once its subtree is
+// done. Iterative, so a deep recursion in the profiled program never becomes
+// a deep recursion in the tools.
+void walk_preorder(const Profile &p, const std::function<void(int)> &enter,
+                   const std::function<void(int)> &leave = {});
 
 // Inclusive values of metric m (same layout as excl): the subtree sums.
 std::vector<double> inclusive(const Profile &p, std::size_t m);

@@ -13,20 +13,9 @@
 namespace hcc::profile {
 
 std::vector<int> exclusive_row_order(const Profile &p) {
-  const auto children = children_of(p);
   std::vector<int> order;
   order.reserve(p.cnodes.size());
-  std::vector<int> stack;
-  for (int r : roots(p)) {
-    stack.push_back(r);
-    while (!stack.empty()) {
-      const int n = stack.back();
-      stack.pop_back();
-      order.push_back(n);
-      const auto &ch = children[static_cast<std::size_t>(n)];
-      stack.insert(stack.end(), ch.rbegin(), ch.rend());  // first child on top
-    }
-  }
+  walk_preorder(p, [&](int n) { order.push_back(n); });
   return order;
 }
 

@@ -152,36 +152,27 @@ std::string flat_text(const View &v) {
   // Pre-order walk with enter/leave events keeps "is the region active".
   const auto children = children_of(p);
   std::vector<int> active(nr, 0);
-  std::vector<int> stack;
-  for (int root : roots(p)) {
-    stack.push_back(root);
-    while (!stack.empty()) {
-      const int e = stack.back();
-      stack.pop_back();
-      if (e < 0) {
-        --active[static_cast<std::size_t>(p.cnodes[static_cast<std::size_t>(~e)].region)];
-        continue;
-      }
-      const std::size_t c = static_cast<std::size_t>(e);
-      const std::size_t r = static_cast<std::size_t>(p.cnodes[c].region);
-      Row &row = rows[r];
-      row.used = true;
-      const bool outermost = active[r] == 0;
-      row.excl += v.excl_sec(c);
-      row.calls += v.visits_of(c);
-      for (int ch : children[c]) row.subrs += v.visits_of(static_cast<std::size_t>(ch));
-      if (outermost) row.incl += v.incl_sec(c);
-      for (std::size_t k = 0; k < v.extra.size(); ++k) {
-        const std::size_t m = static_cast<std::size_t>(v.extra[k]);
-        const DType t = p.metrics[m].dtype;
-        row.x_excl[k] = combine(t, row.x_excl[k], v.excl[m][c]);
-        if (outermost) row.x_incl[k] = combine(t, row.x_incl[k], v.incl[m][c]);
-      }
-      ++active[r];
-      stack.push_back(~e);
-      stack.insert(stack.end(), children[c].rbegin(), children[c].rend());
-    }
-  }
+  walk_preorder(
+      p,
+      [&](int e) {
+        const std::size_t c = static_cast<std::size_t>(e);
+        const std::size_t r = static_cast<std::size_t>(p.cnodes[c].region);
+        Row &row = rows[r];
+        row.used = true;
+        const bool outermost = active[r] == 0;
+        row.excl += v.excl_sec(c);
+        row.calls += v.visits_of(c);
+        for (int ch : children[c]) row.subrs += v.visits_of(static_cast<std::size_t>(ch));
+        if (outermost) row.incl += v.incl_sec(c);
+        for (std::size_t k = 0; k < v.extra.size(); ++k) {
+          const std::size_t m = static_cast<std::size_t>(v.extra[k]);
+          const DType t = p.metrics[m].dtype;
+          row.x_excl[k] = combine(t, row.x_excl[k], v.excl[m][c]);
+          if (outermost) row.x_incl[k] = combine(t, row.x_incl[k], v.incl[m][c]);
+        }
+        ++active[r];
+      },
+      [&](int e) { --active[static_cast<std::size_t>(p.cnodes[static_cast<std::size_t>(e)].region)]; });
   (void)nc;
 
   std::vector<std::size_t> order;
@@ -251,27 +242,25 @@ std::string tree_text(const View &v) {
     t.header.push_back(p.metrics[static_cast<std::size_t>(m)].uniq_name + " excl");
   }
   t.header.push_back("Call path");
-  const auto children = children_of(p);
-  std::vector<std::pair<int, int>> stack;  // (cnode, depth)
-  const auto rs = roots(p);
-  for (auto it = rs.rbegin(); it != rs.rend(); ++it) stack.push_back({*it, 0});
-  while (!stack.empty()) {
-    const auto [c, depth] = stack.back();
-    stack.pop_back();
-    const std::size_t cc = static_cast<std::size_t>(c);
-    std::vector<std::string> cells = {fmt::format("{:.3f}", v.incl_sec(cc) * 1e3),
-                                      fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
-                                      fmt::format("{:.0f}", v.visits_of(cc))};
-    for (int m : v.extra) {
-      const std::size_t mm = static_cast<std::size_t>(m);
-      cells.push_back(format_value(v.incl[mm][cc], p.metrics[mm].dtype));
-      cells.push_back(format_value(v.excl[mm][cc], p.metrics[mm].dtype));
-    }
-    cells.push_back(std::string(2 * static_cast<std::size_t>(depth), ' ') +
-                    p.regions[static_cast<std::size_t>(p.cnodes[cc].region)].name);
-    t.rows.push_back(std::move(cells));
-    for (auto it = children[cc].rbegin(); it != children[cc].rend(); ++it) stack.push_back({*it, depth + 1});
-  }
+  int depth = 0;
+  walk_preorder(
+      p,
+      [&](int c) {
+        const std::size_t cc = static_cast<std::size_t>(c);
+        std::vector<std::string> cells = {fmt::format("{:.3f}", v.incl_sec(cc) * 1e3),
+                                          fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
+                                          fmt::format("{:.0f}", v.visits_of(cc))};
+        for (int m : v.extra) {
+          const std::size_t mm = static_cast<std::size_t>(m);
+          cells.push_back(format_value(v.incl[mm][cc], p.metrics[mm].dtype));
+          cells.push_back(format_value(v.excl[mm][cc], p.metrics[mm].dtype));
+        }
+        cells.push_back(std::string(2 * static_cast<std::size_t>(depth), ' ') +
+                        p.regions[static_cast<std::size_t>(p.cnodes[cc].region)].name);
+        t.rows.push_back(std::move(cells));
+        ++depth;
+      },
+      [&](int) { --depth; });
   return fmt::format("CALL TREE ({})\n", v.scope()) + t.render();
 }
 
