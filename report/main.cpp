@@ -19,13 +19,14 @@
 int main(int argc, char **argv) {
   CLI::App app{"hcc-report: show an hcc (CUBE4) profile", "hcc-report"};
   std::string path;
-  bool tree = false, json = false, summary = false, mpi = false;
+  bool tree = false, json = false, summary = false, mpi = false, openmp = false;
   int location = -1;
   app.add_option("PATH", path,
                  "a .cubex file or a directory containing profile.cubex "
                  "(default: the newest hcc-* directory here)");
   app.add_flag("--tree", tree, "show the call tree");
   app.add_flag("--summary", summary, "show everything summary.txt holds");
+  app.add_flag("--openmp", openmp, "show the OpenMP section: ompP-style tables per construct and thread, overhead analysis per parallel region");
   app.add_flag("--mpi", mpi, "show the MPI section: time per rank, top MPI call paths, imbalance per call");
   app.add_flag("--json", json, "print the profile as JSON (see report/README.md)");
   app.add_option("--location", location, "restrict to one location (thread) id")->check(CLI::NonNegativeNumber);
@@ -95,6 +96,9 @@ int main(int argc, char **argv) {
   }
   if (json) {
     std::cout << hcc::report::profile_json(p, location).dump() << "\n";
+  } else if (openmp) {
+    const std::string text = hcc::profile::openmp_summary_text(p);
+    std::cout << (text.empty() ? "no OpenMP regions in this profile\n" : text);
   } else if (mpi) {
     const std::string text = hcc::profile::mpi_summary_text(p);
     std::cout << (text.empty() ? "no MPI regions in this profile\n" : text);

@@ -21,7 +21,30 @@ enum hcc_region_kind {
   HCC_KIND_LOOP = 2,     /* selected loop */
   HCC_KIND_ARTIFICIAL = 3, /* made by the runtime, e.g. depth-limit marker */
   HCC_KIND_OPENMP = 4,   /* reserved for the POMP2 layer */
-  HCC_KIND_MPI = 5       /* reserved for the PMPI wrappers */
+  HCC_KIND_MPI = 5,      /* reserved for the PMPI wrappers */
+  /* OpenMP constructs as the POMP2 layer (pomp/) records them: paradigm
+   * "openmp", the role named after each (CUBE/Score-P role names). */
+  HCC_KIND_OMP_PARALLEL = 16,
+  HCC_KIND_OMP_LOOP = 17,
+  HCC_KIND_OMP_SECTIONS = 18,
+  HCC_KIND_OMP_SECTION = 19,
+  HCC_KIND_OMP_SINGLE = 20,
+  HCC_KIND_OMP_SINGLE_SBLOCK = 21,
+  HCC_KIND_OMP_MASTER = 22,
+  HCC_KIND_OMP_CRITICAL = 23,
+  HCC_KIND_OMP_CRITICAL_SBLOCK = 24,
+  HCC_KIND_OMP_ATOMIC = 25,
+  HCC_KIND_OMP_BARRIER = 26,
+  HCC_KIND_OMP_IMPLICIT_BARRIER = 27,
+  HCC_KIND_OMP_FLUSH = 28,
+  HCC_KIND_OMP_ORDERED = 29,
+  HCC_KIND_OMP_ORDERED_SBLOCK = 30,
+  HCC_KIND_OMP_TASK = 31,
+  HCC_KIND_OMP_TASK_CREATE = 32,
+  HCC_KIND_OMP_TASKWAIT = 33,
+  HCC_KIND_OMP_LOCK = 34,       /* omp_*_lock calls */
+  HCC_KIND_OMP_WORKSHARE = 35,
+  HCC_KIND_OMP_TASKGROUP = 36
 };
 
 typedef struct hcc_region_desc {

@@ -163,6 +163,7 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     for (const std::string &a : opts.instrument_args) {
       size_t eq = a.find('=');
       std::string kind = a.substr(2, eq - 2), value = a.substr(eq + 1);
+      if (kind == "openmp") continue;  // --hcc-openmp=on|off, not a filter
       bool ok = kind == "filter"    ? filter.add_file(value, error)
                 : kind == "include" ? filter.add_include(value, error)
                                     : filter.add_exclude(value, error);

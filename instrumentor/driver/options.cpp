@@ -42,6 +42,11 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
       } else {
         opts.instrument_args.push_back("--" + std::string(a.substr(6)));
       }
+    } else if (a == "--hcc-openmp=on" || a == "--hcc-openmp=off") {
+      // OpenMP directives to POMP2 calls: passed to hcc-instrument as --openmp=on|off.
+      opts.instrument_args.push_back("--" + std::string(a.substr(6)));
+    } else if (a.rfind("--hcc-openmp", 0) == 0) {
+      if (!error) error = "option '" + arg + "' takes on or off: --hcc-openmp=on|off";
     } else if (a == "--hcc-filter" || a == "--hcc-include" || a == "--hcc-exclude") {
       if (!error) error = "option '" + arg + "' needs a value: " + arg + "=" +
                           (a == "--hcc-filter" ? "FILE" : "PATTERN");
@@ -50,7 +55,7 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
     } else if (!error) {
       error = "unknown option '" + arg +
               "' (known: --hcc-compiler=CMD, --hcc-filter=FILE, --hcc-include=PATTERN, "
-              "--hcc-exclude=PATTERN, --hcc-off, --hcc-keep, --hcc-verbose, "
+              "--hcc-exclude=PATTERN, --hcc-openmp=on|off, --hcc-off, --hcc-keep, --hcc-verbose, "
               "--hcc-version, --hcc-show-config)";
     }
   }

@@ -4,6 +4,7 @@
 #include "edits.h"
 #include "function_guards.h"
 #include "naming.h"
+#include "openmp_directives.h"
 #include "rewrite_context.h"
 #include "setjmp_marks.h"
 #include "user_regions.h"
@@ -89,6 +90,7 @@ class InstrumentConsumer : public ASTConsumer {
     result_.guards = addFunctionGuards(ctx);
     result_.setjmp_marks = addSetjmpMarks(ctx);
     result_.user_regions = addUserRegionPragmas(ctx);
+    if (options_.openmp) result_.openmp_directives = addOpenMPDirectives(ctx);
     result_.filtered = ctx.filtered;
     result_.loops = ctx.loops;
 

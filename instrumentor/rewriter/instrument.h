@@ -14,6 +14,12 @@ class Filter;
 
 namespace hcc::rewriter {
 
+// Whether OpenMP directives are rewritten when neither --openmp=on nor
+// --openmp=off is given. On: every construct the rewriter handles is tested
+// under gcc/libgomp and clang/libomp (tests/openmp), and the others are left
+// exactly as written.
+constexpr bool kOpenMPDefault = true;
+
 struct Options {
   // Selective instrumentation (--filter/--include/--exclude): functions it
   // excludes get no guard; TAU `loops` requests add loop regions. nullptr or
@@ -24,6 +30,9 @@ struct Options {
   // Skip tearing down the AST at the end. For a process that exits right
   // after (hcc-instrument); a library user must leave this off.
   bool leak_ast = false;
+  // OpenMP directives → POMP2 calls (openmp_directives.cpp); the driver's
+  // --hcc-openmp=on|off, default kOpenMPDefault.
+  bool openmp = kOpenMPDefault;
 };
 
 struct Result {
@@ -37,6 +46,7 @@ struct Result {
   unsigned setjmp_marks = 0;
   unsigned filtered = 0;      // functions left alone because the filter excludes them
   unsigned loops = 0;         // loop regions (TAU BEGIN_INSTRUMENT_SECTION loops)
+  unsigned openmp_directives = 0;  // OpenMP directives turned into POMP2 calls
   unsigned user_regions = 0;  // #pragma hcc region / pomp inst begin|end turned into calls
 };
 

@@ -29,11 +29,12 @@ constexpr int kBadFilter = 3;  // a --filter file or pattern is wrong: the user'
 
 const char kUsageText[] =
     "usage: hcc-instrument [--verbose] [--main-file-name=NAME] [--filter=FILE]... "
-    "[--include=PATTERN]... [--exclude=PATTERN]... -o OUT SOURCE -- "
+    "[--include=PATTERN]... [--exclude=PATTERN]... [--openmp=on|off] -o OUT SOURCE -- "
     "<compiler arguments>\n";
 
 struct CommandLine {
   bool verbose = false;
+  int openmp = -1;  // --openmp=on|off; -1: kOpenMPDefault
   std::string main_file_name;
   std::string out;
   std::string source;
@@ -54,6 +55,8 @@ bool parse(int argc, char **argv, CommandLine &cl, std::string &error) {
       cl.verbose = true;
     } else if (a.rfind("--main-file-name=", 0) == 0) {
       cl.main_file_name = a.substr(sizeof("--main-file-name=") - 1);
+    } else if (a == "--openmp=on" || a == "--openmp=off") {
+      cl.openmp = a == "--openmp=on" ? 1 : 0;
     } else if (a.rfind("--filter=", 0) == 0) {
       cl.filter_files.push_back(a.substr(sizeof("--filter=") - 1));
     } else if (a.rfind("--include=", 0) == 0) {
@@ -163,6 +166,7 @@ int main(int argc, char **argv) {
   options.main_file_name = cl.main_file_name;
   options.filter = &filter;
   options.leak_ast = true;
+  if (cl.openmp >= 0) options.openmp = cl.openmp == 1;
   hcc::rewriter::Result result;
 
   // A crash inside Clang on some unusual input must end as a plain failure
@@ -190,6 +194,7 @@ int main(int argc, char **argv) {
                  << " setjmp mark(s)";
     if (!filter.empty())
       llvm::errs() << ", " << result.filtered << " function(s) filtered out, " << result.loops << " loop region(s)";
+    if (result.openmp_directives) llvm::errs() << ", " << result.openmp_directives << " OpenMP directive(s)";
     if (result.user_regions) llvm::errs() << ", " << result.user_regions << " region pragma(s)";
     llvm::errs() << "\n";
   }

@@ -7,7 +7,7 @@
 
 namespace hcc::rt {
 
-Node g_no_child = {kNoRegion, 0, nullptr, 0, 0, nullptr, nullptr, nullptr, nullptr, 0, 0};
+Node g_no_child = {kNoRegion, 0, nullptr, 0, 0, nullptr, nullptr, nullptr, nullptr, 0, 0, 0, 0};
 
 namespace {
 constexpr uint32_t kListMax = 8;          // siblings walked before switching to a table

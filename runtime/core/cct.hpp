@@ -29,6 +29,10 @@ struct Node {
   Node **table;          // children by region, once nchildren > kListMax
   uint32_t table_mask;
   uint32_t seq;          // creation order in this thread (stable output order)
+  // A base frame pushed by adopt_path (an OpenMP worker's copy of its
+  // master's call path): kept in the merge although it has no visits here.
+  uint32_t adopted;
+  uint32_t reserved_;
   // Followed by `n_extra` uint64_t counters (metrics added by later services;
   // 0 today). Kept out of the struct so time/visits never pay for them.
   uint64_t *extra() { return reinterpret_cast<uint64_t *>(this + 1); }

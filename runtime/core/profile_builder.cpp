@@ -34,7 +34,7 @@ const char *paradigm_of(int kind) {
     case HCC_KIND_ARTIFICIAL: return "measurement";
     case HCC_KIND_OPENMP: return "openmp";
     case HCC_KIND_MPI: return "mpi";
-    default: return "user";
+    default: return kind >= HCC_KIND_OMP_PARALLEL && kind <= HCC_KIND_OMP_TASKGROUP ? "openmp" : "user";
   }
 }
 
@@ -42,6 +42,28 @@ const char *role_of(int kind) {
   switch (kind) {
     case HCC_KIND_LOOP: return "loop";
     case HCC_KIND_ARTIFICIAL: return "artificial";
+    // OpenMP: the role names Score-P writes (reports key on them).
+    case HCC_KIND_OMP_PARALLEL: return "parallel";
+    case HCC_KIND_OMP_LOOP: return "loop";
+    case HCC_KIND_OMP_SECTIONS: return "sections";
+    case HCC_KIND_OMP_SECTION: return "section";
+    case HCC_KIND_OMP_SINGLE: return "single";
+    case HCC_KIND_OMP_SINGLE_SBLOCK: return "single sblock";
+    case HCC_KIND_OMP_MASTER: return "master";
+    case HCC_KIND_OMP_CRITICAL: return "critical";
+    case HCC_KIND_OMP_CRITICAL_SBLOCK: return "critical sblock";
+    case HCC_KIND_OMP_ATOMIC: return "atomic";
+    case HCC_KIND_OMP_BARRIER: return "barrier";
+    case HCC_KIND_OMP_IMPLICIT_BARRIER: return "implicit barrier";
+    case HCC_KIND_OMP_FLUSH: return "flush";
+    case HCC_KIND_OMP_ORDERED: return "ordered";
+    case HCC_KIND_OMP_ORDERED_SBLOCK: return "ordered sblock";
+    case HCC_KIND_OMP_TASK: return "task";
+    case HCC_KIND_OMP_TASK_CREATE: return "task create";
+    case HCC_KIND_OMP_TASKWAIT: return "taskwait";
+    case HCC_KIND_OMP_LOCK: return "lock";
+    case HCC_KIND_OMP_WORKSHARE: return "workshare";
+    case HCC_KIND_OMP_TASKGROUP: return "taskgroup";
     default: return "function";
   }
 }
@@ -162,8 +184,9 @@ Profile build_local_profile() {
       const Node *n = t.nodes[i];
       // Never visited: a path inherited by a fork child, whose counts were
       // cleared (or, read from a running thread, not yet counted). Its
-      // subtree is skipped with it.
-      if (n->visits == 0) continue;
+      // subtree is skipped with it. Adopted base frames (adopt.hpp) are kept:
+      // an OpenMP worker's events hang below them.
+      if (n->visits == 0 && !n->adopted) continue;
       int gparent = -1;
       if (n->parent != &ts->cct.root) {
         auto it = global_of.find(n->parent);

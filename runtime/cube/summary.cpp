@@ -417,6 +417,8 @@ std::string summary_text(const Profile &p) {
   out += hot_paths_text(v, 10) + "\n";
   const std::string mpi = mpi_summary_text(p);
   if (!mpi.empty()) out += mpi + "\n";
+  const std::string omp = openmp_summary_text(p);
+  if (!omp.empty()) out += omp + "\n";
   out += tree_text(v);
   return out;
 }

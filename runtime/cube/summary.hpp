@@ -22,6 +22,12 @@ std::string call_tree_text(const Profile &p, int location = -1);
 // MPI call. Keyed on regions of paradigm "mpi"; "" when there are none.
 std::string mpi_summary_text(const Profile &p, std::size_t top = 10);
 
+// ompP-style OpenMP section (openmp_summary.cpp): per construct and thread
+// its times and counts with a SUM row, then the overhead analysis per
+// parallel region and for the whole program. Keyed on regions of paradigm
+// "openmp"; "" when there are none.
+std::string openmp_summary_text(const Profile &p);
+
 // Everything that goes into summary.txt.
 std::string summary_text(const Profile &p);
 

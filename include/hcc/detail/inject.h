@@ -21,6 +21,12 @@
 #endif
 #include "../region.h"
 #include "../hcc.h"
+#include "../pomp2.h"  /* calls the instrumentor writes around OpenMP directives */
+#if defined(_OPENMP) && defined(__has_include)
+#if __has_include(<omp.h>)
+#include "omp_locks.h"  /* measured omp_*_lock calls */
+#endif
+#endif
 
 #ifdef __cplusplus
 namespace hcc {

@@ -1,0 +1,89 @@
+/* hcc — the POMP2 measurement interface (as OPARI2 2.0 defines it), as
+ * libhcc implements it (pomp/). The instrumentor writes calls of these
+ * around OpenMP constructs; a handle is a `void*` the runtime fills on first
+ * use from the construct's context string (CTC), so no init file is needed.
+ *
+ * hcc extension: hcc_pomp_parallel_begin(h, team) takes the team token that
+ * POMP2_Parallel_fork stored into its `old_task` argument (the instrumentor
+ * passes it into the region with firstprivate), so nested and concurrent
+ * forks of one construct still find their own master. */
+#ifndef HCC_POMP2_H
+#define HCC_POMP2_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void *POMP2_Region_handle;
+typedef int64_t POMP2_Task_handle;
+
+void POMP2_Parallel_fork(POMP2_Region_handle *h, int if_clause, int num_threads,
+                         POMP2_Task_handle *old_task, const char ctc[]);
+void POMP2_Parallel_begin(POMP2_Region_handle *h);
+void hcc_pomp_parallel_begin(POMP2_Region_handle *h, POMP2_Task_handle team);
+void POMP2_Parallel_end(POMP2_Region_handle *h);
+void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+
+void POMP2_For_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_For_exit(POMP2_Region_handle *h);
+void POMP2_Workshare_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Workshare_exit(POMP2_Region_handle *h);
+void POMP2_Sections_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Sections_exit(POMP2_Region_handle *h);
+void POMP2_Section_begin(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Section_end(POMP2_Region_handle *h);
+void POMP2_Single_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Single_exit(POMP2_Region_handle *h);
+void POMP2_Single_begin(POMP2_Region_handle *h);
+void POMP2_Single_end(POMP2_Region_handle *h);
+void POMP2_Master_begin(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Master_end(POMP2_Region_handle *h);
+void POMP2_Critical_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Critical_exit(POMP2_Region_handle *h);
+void POMP2_Critical_begin(POMP2_Region_handle *h);
+void POMP2_Critical_end(POMP2_Region_handle *h);
+void POMP2_Ordered_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Ordered_exit(POMP2_Region_handle *h);
+void POMP2_Ordered_begin(POMP2_Region_handle *h);
+void POMP2_Ordered_end(POMP2_Region_handle *h);
+void POMP2_Atomic_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Atomic_exit(POMP2_Region_handle *h);
+void POMP2_Flush_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Flush_exit(POMP2_Region_handle *h);
+void POMP2_Barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task, const char ctc[]);
+void POMP2_Barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+void POMP2_Implicit_barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task);
+void POMP2_Implicit_barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+void POMP2_Taskwait_begin(POMP2_Region_handle *h, POMP2_Task_handle *old_task, const char ctc[]);
+void POMP2_Taskwait_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+void POMP2_Task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
+                             POMP2_Task_handle *old_task, int if_clause, const char ctc[]);
+void POMP2_Task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+void POMP2_Task_begin(POMP2_Region_handle *h, POMP2_Task_handle task);
+void POMP2_Task_end(POMP2_Region_handle *h);
+void POMP2_Untied_task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
+                                    POMP2_Task_handle *old_task, int if_clause, const char ctc[]);
+void POMP2_Untied_task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+void POMP2_Untied_task_begin(POMP2_Region_handle *h, POMP2_Task_handle task);
+void POMP2_Untied_task_end(POMP2_Region_handle *h);
+
+/* Lock wrappers: `lock` is an omp_lock_t* / omp_nest_lock_t*; the real
+ * omp_* function is looked up in the program's OpenMP runtime. */
+void POMP2_Init_lock(void *lock);
+void POMP2_Destroy_lock(void *lock);
+void POMP2_Set_lock(void *lock);
+void POMP2_Unset_lock(void *lock);
+int POMP2_Test_lock(void *lock);
+void POMP2_Init_nest_lock(void *lock);
+void POMP2_Destroy_nest_lock(void *lock);
+void POMP2_Set_nest_lock(void *lock);
+void POMP2_Unset_nest_lock(void *lock);
+int POMP2_Test_nest_lock(void *lock);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HCC_POMP2_H */

@@ -1,0 +1,475 @@
+#include "openmp_directives.h"
+
+#include "naming.h"
+#include "openmp_clauses.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtOpenMP.h>
+#include <clang/Basic/OpenMPKinds.h>
+#include <clang/Lex/Lexer.h>
+
+#include <map>
+#include <set>
+
+namespace hcc::rewriter {
+
+using namespace clang;
+using namespace omp;
+
+namespace {
+
+// One rewritten directive: text before its `#`, at its statement's first
+// character and after its statement's last. Start texts are inserted in
+// pre-order and end texts in post-order, so `parallel` + nested `for`
+// starting (or ending) at the same character nest correctly.
+struct Plan {
+  unsigned hash_offset = 0;
+  std::string before_hash;
+  bool has_stmt = false;
+  unsigned stmt_begin = 0, stmt_end = 0;
+  std::string at_begin, at_end;
+  unsigned comment_end = 0;  // a continued pragma is commented out by /* … */: where */ goes
+};
+
+// Words that start or continue a directive name: seen where a clause should
+// be, they mean a combined construct we do not split (`parallel masked`
+// parses as `parallel` in Clang 14), which is then left alone.
+bool isDirectiveWord(const std::string &w) {
+  static const char *const kWords[] = {"parallel", "for", "simd", "sections", "section",
+                                       "single", "master", "masked", "loop", "taskloop",
+                                       "distribute", "teams", "target", "workshare", "task"};
+  for (const char *k : kWords)
+    if (w == k) return true;
+  return false;
+}
+
+enum class Kind { Parallel, For, ParallelFor, Sections, ParallelSections, Section, Single,
+                  Master, Critical, Atomic, Barrier, Task, Taskwait, Flush, Ordered, None };
+
+Kind kindOf(const OMPExecutableDirective *d, unsigned &words) {
+  words = 1;
+  if (isa<OMPParallelDirective>(d)) return Kind::Parallel;
+  if (isa<OMPForDirective>(d)) return Kind::For;
+  if (isa<OMPParallelForDirective>(d)) { words = 2; return Kind::ParallelFor; }
+  if (isa<OMPParallelForSimdDirective>(d)) { words = 3; return Kind::ParallelFor; }
+  if (isa<OMPSectionsDirective>(d)) return Kind::Sections;
+  if (isa<OMPParallelSectionsDirective>(d)) { words = 2; return Kind::ParallelSections; }
+  if (isa<OMPSectionDirective>(d)) return Kind::Section;
+  if (isa<OMPSingleDirective>(d)) return Kind::Single;
+  if (isa<OMPMasterDirective>(d)) return Kind::Master;
+  if (isa<OMPCriticalDirective>(d)) return Kind::Critical;
+  if (isa<OMPAtomicDirective>(d)) return Kind::Atomic;
+  if (isa<OMPBarrierDirective>(d)) return Kind::Barrier;
+  if (isa<OMPTaskDirective>(d)) return Kind::Task;
+  if (isa<OMPTaskwaitDirective>(d)) return Kind::Taskwait;
+  if (isa<OMPFlushDirective>(d)) return Kind::Flush;
+  if (auto *o = dyn_cast<OMPOrderedDirective>(d))
+    return o->hasAssociatedStmt() && !o->getSingleClause<OMPSIMDClause>() ? Kind::Ordered
+                                                                          : Kind::None;
+  return Kind::None;
+}
+
+const char *ctcType(Kind k) {
+  switch (k) {
+    case Kind::Parallel: case Kind::ParallelFor: case Kind::ParallelSections: return "parallel";
+    case Kind::For: return "for";
+    case Kind::Sections: return "sections";
+    case Kind::Single: return "single";
+    case Kind::Master: return "master";
+    case Kind::Critical: return "critical";
+    case Kind::Atomic: return "atomic";
+    case Kind::Barrier: return "barrier";
+    case Kind::Task: return "task";
+    case Kind::Taskwait: return "taskwait";
+    case Kind::Flush: return "flush";
+    case Kind::Ordered: return "ordered";
+    case Kind::Section: return "section";
+    default: return "";
+  }
+}
+
+// A measured explicit barrier standing for a construct's implicit one.
+std::string measuredBarrier(const std::string &h, const std::string &b) {
+  return " { POMP2_Task_handle " + b + "; POMP2_Implicit_barrier_enter(&" + h + ", &" + b +
+         "); _Pragma(\"omp barrier\") POMP2_Implicit_barrier_exit(&" + h + ", " + b + "); }";
+}
+
+class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
+ public:
+  explicit OpenMPRewriter(RewriteContext &ctx) : ctx_(ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  // One hook for every directive class (RecursiveASTVisitor's data
+  // recursion calls it before each statement's children). Returning false
+  // skips the children: unknown constructs and everything inside them stay
+  // exactly as written.
+  bool dataTraverseStmtPre(Stmt *s) {
+    auto *d = dyn_cast<OMPExecutableDirective>(s);
+    if (!d) return true;
+    unsigned words = 0;
+    Kind k = kindOf(d, words);
+    if (k == Kind::None) {
+      if (ctx_.expandsInMainFile(d->getBeginLoc()))
+        ctx_.leftAlone(d->getBeginLoc(),
+                       "omp " + llvm::omp::getOpenMPDirectiveName(d->getDirectiveKind()).str(),
+                       "this OpenMP construct is not rewritten (nor anything inside it)");
+      return false;
+    }
+    plan(d, k, words);
+    return true;
+  }
+
+  // omp_set_lock(&l) → (0 ? omp_set_lock : hcc_omp_set_lock)(&l): the
+  // wrapper (include/hcc/detail/omp_locks.h) times the call; insertions
+  // only, and the compiler folds the conditional away.
+  bool VisitCallExpr(CallExpr *call) {
+    // Without -fopenmp the wrappers are not declared (inject.h).
+    if (!ctx_.lang.OpenMP) return true;
+    auto *ref = dyn_cast_or_null<DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts());
+    if (!ref) return true;
+    auto *fn = dyn_cast<FunctionDecl>(ref->getDecl());
+    if (!fn || !fn->getIdentifier() || ctx_.expandsInMainFile(fn->getLocation())) return true;
+    static const char *const kLocks[] = {"omp_set_lock", "omp_unset_lock", "omp_test_lock",
+                                         "omp_set_nest_lock", "omp_unset_nest_lock",
+                                         "omp_test_nest_lock"};
+    const std::string name = fn->getName().str();
+    bool lock = false;
+    for (const char *k : kLocks) lock = lock || name == k;
+    if (!lock || (!fn->getDeclContext()->isTranslationUnit() && !fn->isExternC())) return true;
+    SourceLocation b = ref->getBeginLoc(), e = ref->getEndLoc();
+    if (!ctx_.isMainFileChar(b) || !ctx_.isMainFileChar(e) || ref->hasQualifier()) return true;
+    unsigned bo = ctx_.sm.getFileOffset(b);
+    unsigned eo = bo + unsigned(name.size());
+    locks_.push_back({bo, eo, name});
+    return true;
+  }
+
+  void emit() {
+    for (const Plan &p : plans_) {
+      ctx_.edits.insert(p.hash_offset, p.before_hash);
+      if (p.comment_end) ctx_.edits.insert(p.comment_end, "*/");
+      if (p.has_stmt) ctx_.edits.insert(p.stmt_begin, p.at_begin);
+    }
+    // After the begin texts: a lock call may start a construct's statement.
+    for (const LockCall &l : locks_) {
+      ctx_.edits.insert(l.begin, "(0 ? ");
+      ctx_.edits.insert(l.end, " : hcc_" + l.name + ")");
+    }
+    for (auto it = plans_.rbegin(); it != plans_.rend(); ++it)
+      if (it->has_stmt) ctx_.edits.insert(it->stmt_end, it->at_end);
+  }
+  unsigned count() const { return unsigned(plans_.size() + locks_.size()); }
+
+ private:
+  const Stmt *body(OMPExecutableDirective *d) {
+    if (!d->hasAssociatedStmt()) return nullptr;
+    const Stmt *s = d->getAssociatedStmt();
+    while (auto *cs = dyn_cast<CapturedStmt>(s)) s = cs->getCapturedStmt();
+    return s;
+  }
+
+  // [first char, one past last char] of a statement in the main file; the
+  // `;` that ends a non-compound statement is included.
+  bool stmtRange(const Stmt *s, unsigned &b, unsigned &e) {
+    const SourceManager &sm = ctx_.sm;
+    // A directive's own range ends with its pragma line; as a statement it
+    // ends where its associated statement does.
+    if (auto *d = dyn_cast<OMPExecutableDirective>(s)) {
+      const Stmt *inner = d->hasAssociatedStmt() ? body(const_cast<OMPExecutableDirective *>(d)) : nullptr;
+      unsigned ib = 0;
+      if (!inner || !ctx_.isMainFileChar(d->getBeginLoc()) || !stmtRange(inner, ib, e)) return false;
+      b = sm.getFileOffset(d->getBeginLoc());
+      return true;
+    }
+    CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(s->getSourceRange()),
+                                                 sm, ctx_.lang);
+    if (r.isInvalid() || !ctx_.isMainFileChar(r.getBegin()) || !ctx_.isMainFileChar(r.getEnd()))
+      return false;
+    b = sm.getFileOffset(r.getBegin());
+    e = sm.getFileOffset(r.getEnd());
+    llvm::StringRef buf = sm.getBufferData(sm.getMainFileID());
+    if (e == 0 || buf[e - 1] != '}' || !isa<CompoundStmt>(s)) {
+      // Find the next token: a `;` ends this statement.
+      Token tok;
+      SourceLocation after = r.getEnd();
+      if (!Lexer::getRawToken(after, tok, sm, ctx_.lang, /*IgnoreWhiteSpace=*/true) &&
+          tok.is(tok::semi))
+        e = sm.getFileOffset(tok.getEndLoc());
+    }
+    return true;
+  }
+
+  std::string ctc(Kind k, unsigned l1, unsigned l2, unsigned e1, unsigned e2,
+                  const PragmaText &t) {
+    std::string body = "*regionType=" + std::string(ctcType(k)) + "*sscl=" + ctx_.file_name + ":" +
+                       std::to_string(l1) + ":" + std::to_string(l2) + "*escl=" +
+                       ctx_.file_name + ":" + std::to_string(e1) + ":" + std::to_string(e2) + "*";
+    if (k == Kind::Critical && !t.paren_arg.empty()) body += "criticalName=" + t.paren_arg + "*";
+    if (hasClause(t.clauses, "nowait")) body += "hasNowait*";
+    body += "*";
+    return quoteCString(std::to_string(body.size()) + body);
+  }
+
+  void plan(OMPExecutableDirective *d, Kind k, unsigned words) {
+    const SourceManager &sm = ctx_.sm;
+    SourceLocation hash = d->getBeginLoc();
+    if (!ctx_.isMainFileChar(hash)) {
+      ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(ctx_.line(hash)) +
+                              ": leaving an OpenMP directive alone: it comes from _Pragma or a macro");
+      return;
+    }
+    llvm::StringRef buf = sm.getBufferData(sm.getMainFileID());
+    unsigned off = sm.getFileOffset(hash);
+    if (off >= buf.size() || buf[off] != '#') return;
+    // The pragma's text up to the end of its last continued line.
+    unsigned end = off;
+    while (end < buf.size() && buf[end] != '\n') {
+      if (buf[end] == '\\' && end + 1 < buf.size() && buf[end + 1] == '\n') ++end;
+      ++end;
+    }
+    PragmaText t;
+    const std::string raw = buf.substr(off, end - off).str();
+    bool understood = parsePragma(raw, words, t) && raw.find("/*") == std::string::npos &&
+                      raw.find("*/") == std::string::npos;
+    for (const Clause &c : t.clauses)
+      if (isDirectiveWord(c.name)) understood = false;
+    if (!understood) {
+      ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(ctx_.line(hash)) +
+                              ": leaving an OpenMP directive alone: clauses not understood");
+      return;
+    }
+    Plan p;
+    p.hash_offset = off;
+    const unsigned l1 = ctx_.line(hash), l2 = sm.getLineNumber(sm.getMainFileID(), end);
+    const Stmt *s = body(d);
+    unsigned e_line = l2;
+    if (s) {
+      if (!stmtRange(s, p.stmt_begin, p.stmt_end)) {
+        ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(l1) +
+                                ": leaving an OpenMP directive alone: its block is in a macro");
+        return;
+      }
+      p.has_stmt = true;
+      e_line = sm.getLineNumber(sm.getMainFileID(), p.stmt_end ? p.stmt_end - 1 : 0);
+    }
+    const std::string n = std::to_string(++counter_);
+    const std::string h = "__hcc_omp" + n, b = "__hcc_ompb" + n;
+    const std::string cs = ctc(k, l1, l2, e_line, e_line, t);
+    const std::string decl = "{ static POMP2_Region_handle " + h + " = 0; ";
+    const bool nowait = hasClause(t.clauses, "nowait");
+    std::string words_text;
+    for (const std::string &w : t.words) words_text += (words_text.empty() ? "" : " ") + w;
+    if (!t.paren_arg.empty()) words_text += "(" + t.paren_arg + ")";
+    auto pragma = [](const std::string &text) {
+      return "_Pragma(\"omp " + escapeForPragma(text) + "\") ";
+    };
+
+    switch (k) {
+      case Kind::Parallel:
+      case Kind::ParallelFor:
+      case Kind::ParallelSections: {
+        std::vector<Clause> par, ws;
+        for (const Clause &c : t.clauses) (k == Kind::Parallel || belongsToParallel(c) ? par : ws).push_back(c);
+        const std::string team = "__hcc_ompt" + n;
+        std::string pre = decl + "POMP2_Task_handle " + team + "; ";
+        std::string ifv = "1", ntv = "0";
+        bool none = false;
+        for (Clause &c : par) {
+          // Evaluated once, before the fork, and passed to it (OPARI2's shape).
+          if (c.name == "if" && c.args.find(':') == std::string::npos) {
+            pre += "int __hcc_ompif" + n + " = !!(" + c.args + "); ";
+            c.args = ifv = "__hcc_ompif" + n;
+          } else if (c.name == "num_threads") {
+            pre += "int __hcc_ompnt" + n + " = (" + c.args + "); ";
+            c.args = ntv = "__hcc_ompnt" + n;
+          } else if (c.name == "default" && c.args.find("none") != std::string::npos) {
+            none = true;
+          }
+        }
+        std::string extra = " shared(" + h;
+        std::set<std::string> listed;  // variables the parallel part now names
+        if (none && k != Kind::Parallel) {
+          // Split off, the worksharing part's reduction/lastprivate lists must
+          // be shared in the parallel part; the loop counter private.
+          for (const Clause &c : ws)
+            if (c.name == "reduction" || c.name == "lastprivate" || c.name == "private" ||
+                c.name == "firstprivate" || c.name == "linear")
+              for (const std::string &v : clauseVariables(c.args, c.name != "private" && c.name != "firstprivate")) {
+                if (listed.insert(v).second) extra += ", " + v;
+              }
+        }
+        extra += ") firstprivate(" + team + ")";
+        if (none && k == Kind::ParallelFor) {
+          if (auto *f = dyn_cast_or_null<ForStmt>(s))
+            if (auto *bo = dyn_cast_or_null<BinaryOperator>(f->getInit()))
+              if (auto *dr = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts()))
+                if (!listed.count(dr->getDecl()->getNameAsString()))
+                  extra += " private(" + dr->getDecl()->getNameAsString() + ")";
+        }
+        pre += "POMP2_Parallel_fork(&" + h + ", " + ifv + ", " + ntv + ", &" + team + ", " + cs +
+               "); " + pragma("parallel" + joinClauses(par) + extra);
+        std::string end_par = measuredBarrier(h, b) + " POMP2_Parallel_end(&" + h + "); } POMP2_Parallel_join(&" +
+                              h + ", " + team + "); }";
+        if (k == Kind::Parallel) {
+          p.before_hash = pre + "//";
+          p.at_begin = "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); ";
+          p.at_end = end_par;
+          break;
+        }
+        // The worksharing part: its own handle, nowait, one measured barrier
+        // (the loop's) standing for both implicit ones.
+        const std::string wh = "__hcc_ompw" + n, wb = "__hcc_ompwb" + n;
+        Kind wk = k == Kind::ParallelFor ? Kind::For : Kind::Sections;
+        std::string wtext;
+        for (size_t i = 1; i < t.words.size(); ++i) wtext += (i > 1 ? " " : "") + t.words[i];
+        const std::string wcs = ctc(wk, l1, l2, e_line, e_line, t);
+        const char *enter = wk == Kind::For ? "POMP2_For_enter" : "POMP2_Sections_enter";
+        const char *exit = wk == Kind::For ? "POMP2_For_exit" : "POMP2_Sections_exit";
+        p.before_hash = pre + "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); { static POMP2_Region_handle " +
+                        wh + " = 0; " + enter + "(&" + wh + ", " + wcs + "); " +
+                        pragma(wtext + joinClauses(ws) + (hasClause(ws, "nowait") ? "" : " nowait")) + "//";
+        p.has_stmt = true;  // the loop/block itself, unchanged
+        p.at_begin = "";
+        p.at_end = measuredBarrier(wh, wb) + " " + exit + "(&" + wh + "); } POMP2_Parallel_end(&" + h +
+                   "); } POMP2_Parallel_join(&" + h + ", " + team + "); }";
+        if (wk == Kind::Sections) sections_handle_[s] = wh;
+        break;
+      }
+      case Kind::For:
+      case Kind::Sections:
+      case Kind::Single: {
+        const char *enter = k == Kind::For ? "POMP2_For_enter" : k == Kind::Sections ? "POMP2_Sections_enter" : "POMP2_Single_enter";
+        const char *exit = k == Kind::For ? "POMP2_For_exit" : k == Kind::Sections ? "POMP2_Sections_exit" : "POMP2_Single_exit";
+        // copyprivate needs the construct's own barrier (nowait is illegal with it).
+        bool keep_barrier = hasClause(t.clauses, "copyprivate");
+        p.before_hash = decl + enter + "(&" + h + ", " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses) + (nowait || keep_barrier ? "" : " nowait")) + "//";
+        std::string tail = nowait || keep_barrier ? "" : measuredBarrier(h, b);
+        if (k == Kind::Single) {
+          p.at_begin = "{ POMP2_Single_begin(&" + h + "); ";
+          p.at_end = " POMP2_Single_end(&" + h + "); }" + tail + " " + exit + "(&" + h + "); }";
+        } else {
+          p.at_end = tail + " " + exit + "(&" + h + "); }";
+        }
+        if (k == Kind::Sections) sections_handle_[s] = h;
+        break;
+      }
+      case Kind::Section: {
+        // Its handle is the enclosing `sections` construct's (parent map).
+        std::string sh = currentSections(d);
+        if (sh.empty()) return;
+        p.before_hash = "";
+        p.at_begin = "{ POMP2_Section_begin(&" + sh + ", " + cs + "); ";
+        p.at_end = " POMP2_Section_end(&" + sh + "); }";
+        break;
+      }
+      case Kind::Master:
+        p.before_hash = decl + pragma(words_text + joinClauses(t.clauses)) + "//";
+        p.at_begin = "{ POMP2_Master_begin(&" + h + ", " + cs + "); ";
+        p.at_end = " POMP2_Master_end(&" + h + "); } }";
+        break;
+      case Kind::Critical:
+      case Kind::Ordered: {
+        const std::string C = k == Kind::Critical ? "Critical" : "Ordered";
+        p.before_hash = decl + "POMP2_" + C + "_enter(&" + h + ", " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses)) + "//";
+        p.at_begin = "{ POMP2_" + C + "_begin(&" + h + "); ";
+        p.at_end = " POMP2_" + C + "_end(&" + h + "); } POMP2_" + C + "_exit(&" + h + "); }";
+        break;
+      }
+      case Kind::Atomic:
+        p.before_hash = decl + "POMP2_Atomic_enter(&" + h + ", " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses)) + "//";
+        p.at_end = " POMP2_Atomic_exit(&" + h + "); }";
+        break;
+      case Kind::Task: {
+        const std::string nt = "__hcc_ompn" + n, ot = "__hcc_ompo" + n;
+        p.before_hash = decl + "POMP2_Task_handle " + nt + ", " + ot + "; POMP2_Task_create_begin(&" + h +
+                        ", &" + nt + ", &" + ot + ", 1, " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses) + " shared(" + h + ")") + "//";
+        p.at_begin = "{ POMP2_Task_begin(&" + h + ", 0); ";
+        p.at_end = " POMP2_Task_end(&" + h + "); } POMP2_Task_create_end(&" + h + ", " + ot + "); }";
+        break;
+      }
+      case Kind::Barrier:
+      case Kind::Taskwait: {
+        const std::string C = k == Kind::Barrier ? "POMP2_Barrier_enter" : "POMP2_Taskwait_begin";
+        const std::string E = k == Kind::Barrier ? "POMP2_Barrier_exit" : "POMP2_Taskwait_end";
+        p.before_hash = decl + "POMP2_Task_handle " + b + "; " + C + "(&" + h + ", &" + b + ", " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses)) + E + "(&" + h + ", " + b + "); } //";
+        break;
+      }
+      case Kind::Flush:
+        p.before_hash = decl + "POMP2_Flush_enter(&" + h + ", " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses)) + "POMP2_Flush_exit(&" + h + "); } //";
+        break;
+      case Kind::None:
+        return;
+    }
+    if (k == Kind::Barrier || k == Kind::Taskwait || k == Kind::Flush) p.has_stmt = false;
+    // A continued pragma: `//` would make GCC warn (-Wcomment) about a
+    // multi-line comment; a block comment closed at its last line does not.
+    if (raw.find('\n') != std::string::npos && p.before_hash.size() >= 2 &&
+        p.before_hash.compare(p.before_hash.size() - 2, 2, "//") == 0) {
+      p.before_hash.replace(p.before_hash.size() - 2, 2, "/*");
+      p.comment_end = end;
+    }
+    // Our code right after an unbraced loop/if body on the same line would
+    // trip -Wmisleading-indentation (an error under -Werror): silenced for
+    // this construct only, the user's own code elsewhere still warns.
+    if (p.has_stmt && s && (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<IfStmt>(s) ||
+                            isa<CXXForRangeStmt>(s)) &&
+        buf[p.stmt_end - 1] != '}') {
+      p.before_hash = "_Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic ignored \\\"-Wmisleading-indentation\\\"\") " + p.before_hash;
+      p.at_end += " _Pragma(\"GCC diagnostic pop\")";
+    }
+    plans_.push_back(std::move(p));
+    if (k == Kind::Sections || k == Kind::ParallelSections) wrapFirstSection(s);
+  }
+
+  // The first section may be written without `#pragma omp section`: its
+  // statement is wrapped like a section's, so it is timed as one.
+  void wrapFirstSection(const Stmt *s) {
+    auto *cs = dyn_cast_or_null<CompoundStmt>(s);
+    if (!cs || cs->body_empty() || isa<OMPSectionDirective>(cs->body_front())) return;
+    std::string sh = sections_handle_[s];
+    Plan p;
+    if (!stmtRange(cs->body_front(), p.stmt_begin, p.stmt_end)) return;
+    p.has_stmt = true;
+    p.hash_offset = p.stmt_begin;
+    p.at_begin = "{ POMP2_Section_begin(&" + sh + ", \"\"); ";
+    p.at_end = " POMP2_Section_end(&" + sh + "); }";
+    plans_.push_back(std::move(p));
+  }
+
+  // The handle of the `sections` whose block holds section `d`.
+  std::string currentSections(OMPExecutableDirective *d) {
+    for (auto &[stmt, handle] : sections_handle_) {
+      if (auto *cs = dyn_cast<CompoundStmt>(stmt))
+        for (const Stmt *c : cs->body())
+          if (c == d) return handle;
+    }
+    return "";
+  }
+
+  struct LockCall {
+    unsigned begin, end;
+    std::string name;
+  };
+  RewriteContext &ctx_;
+  std::vector<Plan> plans_;
+  std::vector<LockCall> locks_;
+  std::map<const Stmt *, std::string> sections_handle_;
+  unsigned counter_ = 0;
+};
+
+}  // namespace
+
+unsigned addOpenMPDirectives(RewriteContext &ctx) {
+  OpenMPRewriter r(ctx);
+  for (Decl *d : ctx.main_decls) r.TraverseDecl(d);
+  r.emit();
+  return r.count();
+}
+
+}  // namespace hcc::rewriter

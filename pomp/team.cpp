@@ -1,0 +1,117 @@
+// pomp — parallel regions: fork/begin/end/join and the team record that
+// carries the master's call path to the workers (runtime/core/adopt.hpp).
+//
+// Fork (master, before the team exists) captures the master's path into a
+// team record and hands its address out as the `old_task` token; the
+// instrumentor passes the token into the region (firstprivate), and begin
+// on every other thread pushes that path as adopted base frames before
+// entering the parallel region, so a worker's events sit under
+// main → … → the parallel region exactly like the master's. Team records
+// are per master thread, one per nesting level, reused: no allocation and
+// no lock after the first fork at a level.
+#include <cstdint>
+
+#include "core/adopt.hpp"
+#include "core/thread_state.hpp"
+#include "hcc/pomp2.h"
+#include "hcc/region.h"
+#include "regions.hpp"
+
+namespace hcc::pomp {
+
+namespace {
+
+using rt::CallPath;
+using rt::ThreadState;
+
+struct Team {
+  CallPath path;
+  ThreadState *master;
+};
+
+constexpr int kLevels = 16;  // nested forks by one thread deeper than this are not adopted
+
+struct Levels {
+  Team *teams[kLevels];
+  int forks;             // open forks of this thread (its teams)
+  struct Open {
+    uint32_t base;       // depth before begin
+    bool adopted;        // base frames were pushed by begin
+  } open[kLevels];
+  int begins;            // open parallel regions this thread is a member of
+};
+
+__thread Levels *t_levels __attribute__((tls_model("initial-exec"))) = nullptr;
+
+Levels &levels() {
+  if (!t_levels) t_levels = new Levels();  // per thread, lives for the run
+  return *t_levels;
+}
+
+void begin(PompRegion *r, Team *team) {
+  ThreadState *ts = rt::current_thread_state();
+  Levels &l = levels();
+  Levels::Open o{ts->depth, false};
+  if (team && team->master != ts) {
+    o.base = rt::adopt_path(ts, team->path);
+    o.adopted = true;
+  }
+  if (l.begins < kLevels) l.open[l.begins] = o;
+  ++l.begins;
+  hcc_enter(&r->main);
+}
+
+}  // namespace
+
+}  // namespace hcc::pomp
+
+using namespace hcc::pomp;
+
+extern "C" __attribute__((visibility("default"))) void POMP2_Parallel_fork(
+    POMP2_Region_handle *h, int, int, POMP2_Task_handle *old_task, const char ctc[]) {
+  PompRegion *r = region_of(h, ctc);
+  ThreadState *ts = hcc::rt::current_thread_state();
+  Levels &l = levels();
+  Team *team = nullptr;
+  if (l.forks < kLevels) {
+    if (!l.teams[l.forks]) l.teams[l.forks] = new Team();
+    team = l.teams[l.forks];
+    hcc::rt::capture_path(ts, team->path);
+    team->master = ts;
+  }
+  ++l.forks;
+  if (r) __atomic_store_n(&r->last_team, static_cast<void *>(team), __ATOMIC_RELEASE);
+  if (old_task) *old_task = static_cast<POMP2_Task_handle>(reinterpret_cast<intptr_t>(team));
+}
+
+extern "C" __attribute__((visibility("default"))) void hcc_pomp_parallel_begin(
+    POMP2_Region_handle *h, POMP2_Task_handle team) {
+  PompRegion *r = registered(h);
+  if (!r) return;
+  begin(r, reinterpret_cast<Team *>(static_cast<intptr_t>(team)));
+}
+
+// Plain POMP2: the team of the construct's latest fork (right unless two
+// threads fork the same construct at once, e.g. a nested region).
+extern "C" __attribute__((visibility("default"))) void POMP2_Parallel_begin(POMP2_Region_handle *h) {
+  PompRegion *r = registered(h);
+  if (!r) return;
+  begin(r, static_cast<Team *>(__atomic_load_n(&r->last_team, __ATOMIC_ACQUIRE)));
+}
+
+extern "C" __attribute__((visibility("default"))) void POMP2_Parallel_end(POMP2_Region_handle *h) {
+  PompRegion *r = registered(h);
+  if (!r) return;
+  hcc_exit(&r->main);
+  Levels &l = levels();
+  if (l.begins == 0) return;
+  --l.begins;
+  if (l.begins < kLevels && l.open[l.begins].adopted)
+    hcc::rt::leave_adopted(hcc::rt::t_state, l.open[l.begins].base);
+}
+
+extern "C" __attribute__((visibility("default"))) void POMP2_Parallel_join(POMP2_Region_handle *,
+                                                                          POMP2_Task_handle) {
+  Levels &l = levels();
+  if (l.forks > 0) --l.forks;
+}

@@ -1,0 +1,230 @@
+// OpenMP end to end: programs built plain and through `hcc --hcc-openmp=on`
+// with gcc (libgomp) and clang (libomp), run with a fixed team size; the
+// output must match and the profile must hold the constructs with exact
+// visits, worker threads under the master's call path, and barrier waiting
+// where the load imbalance is.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "e2e_support.hpp"
+
+namespace hcc::e2e {
+namespace {
+
+// A call path spelled with function short names and, for OpenMP regions,
+// their role: "main/parallel/loop/work".
+std::string omp_path(const Profile &p, int c) {
+  const auto &j = p.json();
+  std::string out;
+  for (; c >= 0; c = j["callpaths"][c]["parent"].get<int>()) {
+    const auto &r = j["regions"][j["callpaths"][c]["region"].get<int>()];
+    std::string kind = r["kind"].get<std::string>();
+    std::string name = kind == "function" ? Profile::short_name(r["name"].get<std::string>()) : kind;
+    out = name + (out.empty() ? "" : "/" + out);
+  }
+  return out;
+}
+
+// Sum over all locations of `metric`.excl for every call path named `path`.
+double sum_at(const Profile &p, const std::string &path, const std::string &metric,
+              int min_location = 0) {
+  double v = 0;
+  const auto &cps = p.json()["callpaths"];
+  for (size_t c = 0; c < cps.size(); ++c) {
+    if (omp_path(p, int(c)) != path) continue;
+    const auto &vals = cps[c]["values"][metric]["excl"];
+    for (size_t l = size_t(min_location); l < vals.size(); ++l) v += vals[l].get<double>();
+  }
+  return v;
+}
+
+struct Built {
+  std::string dir, plain_out, hcc_out;
+};
+
+// Builds `src` plain and through hcc with `tc`, runs both with `threads`.
+Built build_and_run(const Toolchain &tc, const std::string &src, const std::string &name,
+                    int threads, const std::string &hcc_flags = "--hcc-openmp=on") {
+  Built b;
+  b.dir = scratch_dir(name);
+  const std::string env = "OMP_NUM_THREADS=" + std::to_string(threads) + " OMP_DYNAMIC=false ";
+  RunResult c1 = run(tc.cc + " -fopenmp -O2 " + shell_quote(src) + " -o " + b.dir + "/plain");
+  EXPECT_EQ(c1.status, 0) << c1.err;
+  RunResult c2 = run("cd " + b.dir + " && " + hcc_bin() + " " + hcc_flags + " --hcc-compiler=" +
+                     tc.cc + " -fopenmp -O2 " + shell_quote(src) + " -o app");
+  EXPECT_EQ(c2.status, 0) << c2.err;
+  RunResult r1 = run(env + b.dir + "/plain");
+  RunResult r2 = run("cd " + b.dir + " && " + env + "HCC_OUTPUT_DIR=" + b.dir + "/prof ./app");
+  EXPECT_EQ(r1.status, 0);
+  EXPECT_EQ(r2.status, 0) << r2.err;
+  b.plain_out = r1.out;
+  b.hcc_out = r2.out;
+  return b;
+}
+
+class OpenMP : public ::testing::TestWithParam<Toolchain> {};
+
+TEST_P(OpenMP, ConstructsHaveExactVisitsAndWorkersSitUnderTheMaster) {
+  const Toolchain tc = GetParam();
+  Built b = build_and_run(tc, programs_dir() + "/constructs.c", "constructs-" + tc.name, 4);
+  EXPECT_EQ(b.hcc_out, b.plain_out);
+  Profile p = Profile::load(b.dir + "/prof");
+  ASSERT_EQ(p.locations(), 4u);
+  // The loop calls work() 64 times in total, whatever the schedule.
+  EXPECT_EQ(sum_at(p, "main/parallel/loop/work", "visits"), 64);
+  // Every one of the 4 threads enters the critical once, its body once.
+  EXPECT_EQ(sum_at(p, "main/parallel/critical", "visits"), 4);
+  EXPECT_EQ(sum_at(p, "main/parallel/critical/critical sblock", "visits"), 4);
+  // two single constructs, each body run once
+  EXPECT_EQ(sum_at(p, "main/parallel/single/single sblock", "visits"), 2);
+  EXPECT_EQ(sum_at(p, "main/parallel/master", "visits"), 1);
+  EXPECT_EQ(sum_at(p, "main/parallel/atomic", "visits"), 4);
+  EXPECT_EQ(sum_at(p, "main/parallel/barrier", "visits"), 4);
+  EXPECT_EQ(sum_at(p, "main/parallel/sections/section", "visits"), 2);
+  EXPECT_EQ(sum_at(p, "main/parallel/sections/section/in_section", "visits"), 2);
+  // Tasks: created 8 times, run 8 times (wherever), in_task once per run.
+  EXPECT_EQ(p.total_visits("in_task"), 8);
+  // A worker's function under the parallel region under main: leaf() is
+  // called by each of the 4 threads, 3 of them workers.
+  EXPECT_EQ(sum_at(p, "main/parallel/leaf", "visits"), 4);
+  EXPECT_EQ(sum_at(p, "main/parallel/leaf", "visits", 1), 3);
+  // The combined `parallel for`: 64 iterations call leaf().
+  EXPECT_EQ(sum_at(p, "main/parallel/loop/leaf", "visits"), 64);
+  // Load imbalance: iteration i costs i + 1, static schedule: threads 0..2
+  // wait at the loop's barrier for thread 3.
+  EXPECT_GT(sum_at(p, "main/parallel/loop/implicit barrier", "time"), 0.0);
+  // Inclusive >= exclusive everywhere; the parallel region's time on a
+  // worker is below main's there.
+  for (const auto &cp : p.json()["callpaths"])
+    for (size_t l = 0; l < cp["values"]["time"]["incl"].size(); ++l)
+      EXPECT_GE(cp["values"]["time"]["incl"][l].get<double>() + 1e-12,
+                cp["values"]["time"]["excl"][l].get<double>());
+}
+
+TEST_P(OpenMP, UnhandledConstructsStillCompileAndRunTheSame) {
+  const Toolchain tc = GetParam();
+  Built b = build_and_run(tc, std::string(HCC_OMP_REWRITE_DIR) + "/untouched.c", "untouched-" + tc.name, 4);
+  EXPECT_EQ(b.hcc_out, b.plain_out);
+  EXPECT_FALSE(b.plain_out.empty());
+}
+
+TEST_P(OpenMP, NestedAndOrphanedConstructs) {
+  const Toolchain tc = GetParam();
+  Built b = build_and_run(tc, std::string(HCC_OMP_REWRITE_DIR) + "/nesting.c", "nesting-" + tc.name, 3);
+  EXPECT_EQ(b.hcc_out, b.plain_out);
+  Profile p = Profile::load(b.dir + "/prof");
+  // 3 threads, plus 2 more for the two inner teams of the nested region
+  // (the runtime may reuse pool threads, so at least 3 + 1).
+  EXPECT_GE(p.locations(), 4u);
+  EXPECT_EQ(sum_at(p, "main/parallel/loop/ordered/ordered sblock", "visits"), 16);
+  EXPECT_EQ(sum_at(p, "main/parallel/orphan/single/single sblock", "visits"), 1);
+  EXPECT_EQ(sum_at(p, "main/parallel/orphan/loop/atomic", "visits"), 8);
+  // Inner teams of 2 under each of the 2 outer threads: 4 inner members.
+  EXPECT_EQ(sum_at(p, "main/parallel/parallel/atomic", "visits"), 4);
+}
+
+TEST_P(OpenMP, LockCallsAreMeasured) {
+  const Toolchain tc = GetParam();
+  Built b = build_and_run(tc, std::string(HCC_OMP_REWRITE_DIR) + "/locks.c", "locks-" + tc.name, 4);
+  EXPECT_EQ(b.hcc_out, b.plain_out);
+  Profile p = Profile::load(b.dir + "/prof");
+  EXPECT_EQ(p.total_visits("omp_set_lock"), 400);      // 4 threads x 100
+  EXPECT_EQ(p.total_visits("omp_unset_lock"), 404);    // + one after each successful test
+  EXPECT_EQ(p.total_visits("omp_set_nest_lock"), 8);
+  EXPECT_EQ(sum_at(p, "main/parallel/critical/critical sblock/lock", "visits"), 4);
+}
+
+// No --hcc-openmp: the default (on) rewrites the directives.
+TEST_P(OpenMP, DefaultRewritesDirectives) {
+  const Toolchain tc = GetParam();
+  Built b = build_and_run(tc, programs_dir() + "/constructs.c", "default-" + tc.name, 2, "");
+  EXPECT_EQ(b.hcc_out, b.plain_out);
+  Profile p = Profile::load(b.dir + "/prof");
+  EXPECT_EQ(sum_at(p, "main/parallel/critical", "visits"), 4);  // num_threads(4) in the program
+}
+
+TEST_P(OpenMP, SwitchOffMeansNoOpenMPRegions) {
+  const Toolchain tc = GetParam();
+  Built b = build_and_run(tc, programs_dir() + "/constructs.c", "off-" + tc.name, 2, "--hcc-openmp=off");
+  EXPECT_EQ(b.hcc_out, b.plain_out);
+  Profile p = Profile::load(b.dir + "/prof");
+  for (const auto &r : p.json()["regions"]) EXPECT_EQ(r["name"].get<std::string>().find("!$omp"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Toolchains, OpenMP, ::testing::ValuesIn(toolchains()),
+                         [](const auto &info) { return info.param.name; });
+
+// hcc-report --openmp: every table's execT >= bodyT (and >= exitBarT), the
+// SUM row is the column sums, and each region's overhead shares add up to
+// 100 %.
+TEST(OpenMPReport, NumbersAddUp) {
+  const Toolchain tc = toolchains()[0];
+  Built b = build_and_run(tc, samples_dir() + "/openmp/imbalance.c", "report-numbers", 4);
+  RunResult r = run(report_bin() + " --openmp " + b.dir + "/prof");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream in(r.out);
+  std::string line;
+  std::vector<std::string> cols;
+  std::vector<double> sums;
+  int tables = 0, overhead_lines = 0;
+  bool in_overhead = false;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::vector<std::string> w;
+    for (std::string x; ls >> x;) w.push_back(x);
+    if (w.empty()) continue;
+    if (w[0] == "OVERHEAD") { in_overhead = true; continue; }
+    if (in_overhead) {
+      if (w[0] == "parallel") continue;  // header
+      // name total overhead ovhd% sync% imbal% limpar% mgmt%
+      ASSERT_GE(w.size(), 8u) << line;
+      size_t n = w.size();
+      double shares = 0;
+      for (size_t i = n - 4; i < n; ++i) shares += std::stod(w[i]);
+      if (std::stod(w[n - 6]) > 0) EXPECT_NEAR(shares, 100.0, 0.05) << line;
+      EXPECT_LE(std::stod(w[n - 6]), std::stod(w[n - 7]) + 1e-9) << "overhead <= total: " << line;
+      ++overhead_lines;
+      continue;
+    }
+    if (w[0] == "TID") { cols = w; sums.assign(w.size(), 0.0); ++tables; continue; }
+    if (cols.empty() || w.size() != cols.size()) continue;
+    std::map<std::string, double> v;
+    for (size_t i = 1; i < w.size(); ++i) v[cols[i]] = std::stod(w[i]);
+    if (v.count("bodyT")) EXPECT_GE(v["execT"] + 1e-6, v["bodyT"]) << line;
+    if (v.count("exitBarT")) EXPECT_GE(v["execT"] + 1e-6, v["exitBarT"]) << line;
+    if (w[0] == "SUM") {
+      for (size_t i = 1; i < w.size(); ++i) EXPECT_NEAR(sums[i], std::stod(w[i]), 1e-5 * (1 + sums[i])) << cols[i];
+    } else {
+      for (size_t i = 1; i < w.size(); ++i) sums[i] += std::stod(w[i]);
+    }
+  }
+  EXPECT_EQ(tables, 3);          // parallel, loop, critical
+  EXPECT_EQ(overhead_lines, 2);  // the one region and the whole program
+  // summary.txt carries the same section.
+  EXPECT_NE(read_file(b.dir + "/prof/summary.txt").find("OVERHEAD ANALYSIS"), std::string::npos);
+}
+
+// The sample with 1..8 threads (gcc; clang at 3 and 8): same output as the
+// plain build, exact visits, one location per thread.
+TEST(OpenMPSample, ThreadCounts) {
+  for (const Toolchain &tc : toolchains()) {
+    for (int t = 1; t <= 8; ++t) {
+      if (tc.name != "gcc" && t != 3 && t != 8) continue;
+      SCOPED_TRACE(tc.name + " threads=" + std::to_string(t));
+      Built b = build_and_run(tc, samples_dir() + "/openmp/imbalance.c",
+                              "sample-" + tc.name + "-" + std::to_string(t), t);
+      EXPECT_EQ(b.hcc_out, b.plain_out);
+      Profile p = Profile::load(b.dir + "/prof");
+      EXPECT_EQ(p.locations(), size_t(t));
+      EXPECT_EQ(sum_at(p, "main/parallel/loop/work", "visits"), 400);
+      EXPECT_EQ(sum_at(p, "main/parallel/critical", "visits"), 2000.0 * t);
+      if (t > 1) EXPECT_GT(sum_at(p, "main/parallel/loop/implicit barrier", "time"), 0.0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hcc::e2e

@@ -1,0 +1,60 @@
+/* Every construct the OpenMP rewriter handles, with results that do not
+ * depend on the team size or the schedule (compared with a plain build). */
+#include <stdio.h>
+
+#define N 64
+
+static int calls;
+static double work(int i) {
+  double x = 0.0;
+  for (int k = 0; k < (i + 1) * 3000; k++) x += (double)(k % 5);
+  return x;
+}
+void leaf(void) { }
+void in_task(void) { }
+void in_section(int *v) { (*v)++; }
+
+int main(void) {
+  double sum = 0.0;
+  int crit = 0, single_runs = 0, master_runs = 0, sec = 0, atom = 0, tasks = 0;
+  int nt = 4;
+#pragma omp parallel num_threads(nt) default(shared)
+  {
+    leaf();
+#pragma omp for schedule(static) reduction(+:sum)
+    for (int i = 0; i < N; i++) sum += work(i);
+#pragma omp critical
+    crit++;
+#pragma omp single
+    single_runs++;
+#pragma omp master
+    master_runs++;
+#pragma omp atomic
+    atom += 2;
+#pragma omp barrier
+#pragma omp sections
+    {
+#pragma omp section
+      in_section(&sec);
+#pragma omp section
+      in_section(&sec);
+    }
+#pragma omp single nowait
+    {
+      for (int t = 0; t < 8; t++) {
+#pragma omp task shared(tasks)
+        {
+          in_task();
+#pragma omp atomic
+          tasks++;
+        }
+      }
+#pragma omp taskwait
+    }
+  }
+#pragma omp parallel for num_threads(nt) reduction(+:calls)
+  for (int i = 0; i < N; i++) { leaf(); calls++; }
+  printf("sum=%.0f crit>0=%d single=%d master=%d sec=%d atomic>0=%d tasks=%d calls=%d\n", sum,
+         crit > 0, single_runs, master_runs, sec, atom > 0, tasks, calls);
+  return 0;
+}

@@ -1,0 +1,24 @@
+#include <stdio.h>
+int tp;
+#pragma omp threadprivate(tp)
+#pragma omp declare simd
+static double twice(double x) { return 2 * x; }
+#define PAR _Pragma("omp parallel for reduction(+:s)")
+int main(void) {
+  double a[64], s = 0;
+#pragma omp simd
+  for (int i = 0; i < 64; i++) a[i] = twice(i);
+#pragma omp taskgroup
+  {
+#pragma omp taskloop
+    for (int i = 0; i < 64; i++) a[i] += 1;
+  }
+#pragma omp target map(tofrom: a)
+  for (int i = 0; i < 64; i++) a[i] += 1;
+  PAR
+  for (int i = 0; i < 64; i++) s += a[i];
+#pragma omp parallel masked
+  tp = 1;
+  printf("%.1f\n", s);
+  return 0;
+}
