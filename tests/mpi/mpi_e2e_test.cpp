@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "e2e_support.hpp"
 
@@ -250,6 +251,50 @@ TEST(MpiE2E, FamiliesCountExactly) {
 
 // Without HCC_OUTPUT_DIR: rank 0 makes the one ./hcc-<program>-<time>
 // directory; the other ranks create nothing.
+// MPI + OpenMP: a location per rank and thread; on every rank the workers'
+// calls sit below the parallel region below main, and the MPI calls stay on
+// the master thread.
+TEST(MpiE2E, HybridOpenMpGivesRankTimesThreadLocations) {
+  const std::string dir = scratch_dir("hybrid");
+  const std::string src = shell_quote(programs_dir() + "/hybrid.c");
+  const std::string plain = dir + "/plain.exe", inst = dir + "/hcc.exe";
+  const RunResult bp = run(shell_quote(HCC_MPICC) + " -fopenmp -O1 " + src + " -o " + shell_quote(plain));
+  const RunResult bi =
+      run(shell_quote(hcc_bin()) + " " + shell_quote(HCC_MPICC) + " -fopenmp -O1 " + src + " -o " + shell_quote(inst));
+  ASSERT_EQ(bp.status, 0) << bp.err;
+  ASSERT_EQ(bi.status, 0) << bi.err;
+  const RunResult a = run("OMP_NUM_THREADS=2 " + mpirun(2) + shell_quote(plain));
+  const std::string out = dir + "/out";
+  const RunResult b = run("OMP_NUM_THREADS=2 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(inst));
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+
+  const Profile p = Profile::load(out);
+  std::set<std::pair<int, int>> seen;
+  for (const auto &l : p.json()["locations"]) seen.insert({l["rank"].get<int>(), l["thread"].get<int>()});
+  EXPECT_EQ(seen, (std::set<std::pair<int, int>>{{0, 0}, {0, 1}, {1, 0}, {1, 1}}));
+  ASSERT_EQ(p.locations(), 4u);
+
+  // 8 iterations, static schedule, 2 threads: `work` runs 4 times on every
+  // location, always below main → parallel region.
+  const auto &cps = p.json()["callpaths"];
+  for (const int c : p.callpaths_where([](const std::string &n) { return n == "work"; })) {
+    bool under_parallel = false;
+    int root = c;
+    for (int q = cps[c]["parent"].get<int>(); q >= 0; q = cps[q]["parent"].get<int>()) {
+      if (p.region_name(q).find("omp parallel") != std::string::npos) under_parallel = true;
+      root = q;
+    }
+    EXPECT_TRUE(under_parallel) << p.path(c);
+    EXPECT_EQ(p.region_name(root), "main") << p.path(c);
+    for (int l = 0; l < 4; ++l) EXPECT_EQ(p.value(c, "visits", "excl", l), 4.0) << "location " << l;
+  }
+  EXPECT_EQ(p.total_visits("work"), 16);
+  for (int rank = 0; rank < 2; ++rank) EXPECT_EQ(at(p, "main/MPI_Allreduce", "visits", loc_of(p, rank)), 1.0);
+  EXPECT_EQ(p.total_visits("MPI_Allreduce"), 2);  // thread 1 of each rank makes no MPI call
+}
+
 TEST(MpiE2E, DefaultDirectoryOnlyFromRankZero) {
   const std::string dir = scratch_dir("defaultdir");
   const std::string exe = build(dir, "ring.c", "hcc");
