@@ -79,6 +79,10 @@ POMP_API void POMP2_Taskwait_begin(POMP2_Region_handle *h, POMP2_Task_handle *ol
   enter_main(h, ctc);
 }
 POMP_API void POMP2_Taskwait_end(POMP2_Region_handle *h, POMP2_Task_handle) { exit_main(h); }
+// taskgroup and taskloop: one region on the encountering thread, from before
+// the construct to after its end (where it waits for its tasks).
+POMP_API void POMP2_Taskgroup_begin(POMP2_Region_handle *h, const char ctc[]) { enter_main(h, ctc); }
+POMP_API void POMP2_Taskgroup_end(POMP2_Region_handle *h) { exit_main(h); }
 
 // Tasks: creation is timed on the creating thread ("task create"), the body
 // on the executing thread ("task"), each once: a task run at once inside its

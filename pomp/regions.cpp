@@ -51,6 +51,9 @@ const TypeInfo kTypes[] = {
     {"untied_task", HCC_KIND_OMP_TASK, 0, false},
     {"taskwait", HCC_KIND_OMP_TASKWAIT, 0, false},
     {"taskgroup", HCC_KIND_OMP_TASKGROUP, 0, false},
+    // No kind of its own: a taskloop is tasks plus an implicit taskgroup
+    // (its name, "!$omp taskloop @…", tells them apart).
+    {"taskloop", HCC_KIND_OMP_TASKGROUP, 0, false},
     {"workshare", HCC_KIND_OMP_WORKSHARE, 0, true},
 };
 

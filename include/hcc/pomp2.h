@@ -63,6 +63,10 @@ void POMP2_Task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task
 void POMP2_Task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
 void POMP2_Task_begin(POMP2_Region_handle *h, POMP2_Task_handle task);
 void POMP2_Task_end(POMP2_Region_handle *h);
+/* taskgroup, and taskloop (ctc regionType=taskloop; POMP2 has no taskloop
+ * event): begin before the construct, end after it, waits included. */
+void POMP2_Taskgroup_begin(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Taskgroup_end(POMP2_Region_handle *h);
 void POMP2_Untied_task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
                                     POMP2_Task_handle *old_task, int if_clause, const char ctc[]);
 void POMP2_Untied_task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);

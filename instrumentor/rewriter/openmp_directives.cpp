@@ -8,6 +8,7 @@
 #include <clang/Basic/OpenMPKinds.h>
 #include <clang/Lex/Lexer.h>
 
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -43,8 +44,9 @@ bool isDirectiveWord(const std::string &w) {
   return false;
 }
 
-enum class Kind { Parallel, For, ParallelFor, Sections, ParallelSections, Section, Single,
-                  Master, Critical, Atomic, Barrier, Task, Taskwait, Flush, Ordered, None };
+enum class Kind { Parallel, For, ParallelFor, Sections, ParallelSections, ParallelMaster,
+                  Section, Single, Master, Critical, Taskgroup, Taskloop, Atomic, Barrier, Task,
+                  Taskwait, Flush, Ordered, None };
 
 Kind kindOf(const OMPExecutableDirective *d, unsigned &words) {
   words = 1;
@@ -57,11 +59,23 @@ Kind kindOf(const OMPExecutableDirective *d, unsigned &words) {
   if (isa<OMPSectionDirective>(d)) return Kind::Section;
   if (isa<OMPSingleDirective>(d)) return Kind::Single;
   if (isa<OMPMasterDirective>(d)) return Kind::Master;
+  // `masked [filter(n)]` is master with another thread: the same region
+  // kind, timed on whichever thread the filter picks.
+  if (isa<OMPMaskedDirective>(d)) return Kind::Master;
+  // `parallel masked` is not a combined directive in Clang 14 (it parses as
+  // `parallel` and is left alone via isDirectiveWord), `parallel master` is.
+  if (isa<OMPParallelMasterDirective>(d)) { words = 2; return Kind::ParallelMaster; }
   if (isa<OMPCriticalDirective>(d)) return Kind::Critical;
   if (isa<OMPAtomicDirective>(d)) return Kind::Atomic;
   if (isa<OMPBarrierDirective>(d)) return Kind::Barrier;
   if (isa<OMPTaskDirective>(d)) return Kind::Task;
   if (isa<OMPTaskwaitDirective>(d)) return Kind::Taskwait;
+  if (isa<OMPTaskgroupDirective>(d)) return Kind::Taskgroup;
+  // POMP2 has no taskloop event: the construct is timed as one region on
+  // the encountering thread (task creation plus, without nogroup, its
+  // implicit taskgroup's wait, with the tasks that thread runs meanwhile).
+  if (isa<OMPTaskLoopDirective>(d)) return Kind::Taskloop;
+  if (isa<OMPTaskLoopSimdDirective>(d)) { words = 2; return Kind::Taskloop; }
   if (isa<OMPFlushDirective>(d)) return Kind::Flush;
   if (auto *o = dyn_cast<OMPOrderedDirective>(d))
     return o->hasAssociatedStmt() && !o->getSingleClause<OMPSIMDClause>() ? Kind::Ordered
@@ -71,7 +85,8 @@ Kind kindOf(const OMPExecutableDirective *d, unsigned &words) {
 
 const char *ctcType(Kind k) {
   switch (k) {
-    case Kind::Parallel: case Kind::ParallelFor: case Kind::ParallelSections: return "parallel";
+    case Kind::Parallel: case Kind::ParallelFor: case Kind::ParallelSections:
+    case Kind::ParallelMaster: return "parallel";
     case Kind::For: return "for";
     case Kind::Sections: return "sections";
     case Kind::Single: return "single";
@@ -81,6 +96,8 @@ const char *ctcType(Kind k) {
     case Kind::Barrier: return "barrier";
     case Kind::Task: return "task";
     case Kind::Taskwait: return "taskwait";
+    case Kind::Taskgroup: return "taskgroup";
+    case Kind::Taskloop: return "taskloop";
     case Kind::Flush: return "flush";
     case Kind::Ordered: return "ordered";
     case Kind::Section: return "section";
@@ -176,9 +193,10 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     // ends where its associated statement does.
     if (auto *d = dyn_cast<OMPExecutableDirective>(s)) {
       const Stmt *inner = d->hasAssociatedStmt() ? body(const_cast<OMPExecutableDirective *>(d)) : nullptr;
-      unsigned ib = 0;
-      if (!inner || !ctx_.isMainFileChar(d->getBeginLoc()) || !stmtRange(inner, ib, e)) return false;
-      b = sm.getFileOffset(d->getBeginLoc());
+      unsigned ib = 0, pe = 0;
+      std::string text;
+      bool op = false;
+      if (!inner || !pragmaText(d, b, pe, text, op) || !stmtRange(inner, ib, e)) return false;
       return true;
     }
     CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(s->getSourceRange()),
@@ -210,27 +228,72 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     return quoteCString(std::to_string(body.size()) + body);
   }
 
+  // Where a directive is written in the main file: [off, end) is `#pragma
+  // omp …` up to the end of its last continued line, or a `_Pragma("omp …")`
+  // spelled in the file itself (`op`), up to its `)`. `text` is the directive
+  // as a #pragma line, for parsePragma. False for a directive from a macro
+  // expansion (a _Pragma in a macro body included): that stays as written.
+  bool pragmaText(const OMPExecutableDirective *d, unsigned &off, unsigned &end, std::string &text,
+                  bool &op) {
+    const SourceManager &sm = ctx_.sm;
+    llvm::StringRef buf = sm.getBufferData(sm.getMainFileID());
+    SourceLocation hash = d->getBeginLoc();
+    op = false;
+    if (!ctx_.isMainFileChar(hash)) return false;
+    off = sm.getFileOffset(hash);
+    if (off < buf.size() && buf[off] == '#') {
+      end = off;
+      while (end < buf.size() && buf[end] != '\n') {
+        if (buf[end] == '\\' && end + 1 < buf.size() && buf[end + 1] == '\n') ++end;
+        ++end;
+      }
+      text = buf.substr(off, end - off).str();
+      return true;
+    }
+    // A _Pragma's directive starts at the `_Pragma` keyword: a character of
+    // the main file when the user wrote it there (from a macro, the start is
+    // a macro location and was refused above).
+    if (!buf.substr(off).startswith("_Pragma")) return false;
+    // _Pragma ( "omp …" ): a plain string literal, no escapes (those would
+    // need undoing before parsing; such a directive is left alone).
+    size_t i = off + 7;
+    auto space = [&] { while (i < buf.size() && isspace(static_cast<unsigned char>(buf[i]))) ++i; };
+    space();
+    if (i >= buf.size() || buf[i] != '(') return false;
+    ++i;
+    space();
+    if (i >= buf.size() || buf[i] != '"') return false;
+    const size_t q = buf.find_first_of("\"\\\n", i + 1);
+    if (q == llvm::StringRef::npos || buf[q] != '"') return false;
+    const std::string inner = buf.substr(i + 1, q - i - 1).str();
+    i = q + 1;
+    space();
+    if (i >= buf.size() || buf[i] != ')') return false;
+    end = unsigned(i + 1);
+    text = "#pragma " + inner;
+    op = true;
+    return true;
+  }
+
   void plan(OMPExecutableDirective *d, Kind k, unsigned words) {
     const SourceManager &sm = ctx_.sm;
     SourceLocation hash = d->getBeginLoc();
-    if (!ctx_.isMainFileChar(hash)) {
+    llvm::StringRef buf = sm.getBufferData(sm.getMainFileID());
+    unsigned off = 0, end = 0;
+    std::string raw;
+    bool op = false;
+    if (!pragmaText(d, off, end, raw, op)) {
       ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(ctx_.line(hash)) +
-                              ": leaving an OpenMP directive alone: it comes from _Pragma or a macro");
+                              ": leaving an OpenMP directive alone: " +
+                              (ctx_.isMainFileChar(hash) ? "its _Pragma string is not understood"
+                                                         : "it comes from a macro expansion"));
       return;
     }
-    llvm::StringRef buf = sm.getBufferData(sm.getMainFileID());
-    unsigned off = sm.getFileOffset(hash);
-    if (off >= buf.size() || buf[off] != '#') return;
-    // The pragma's text up to the end of its last continued line.
-    unsigned end = off;
-    while (end < buf.size() && buf[end] != '\n') {
-      if (buf[end] == '\\' && end + 1 < buf.size() && buf[end + 1] == '\n') ++end;
-      ++end;
-    }
+    // What gets commented out: the line(s), or the whole _Pragma(…).
+    const std::string written = buf.substr(off, end - off).str();
     PragmaText t;
-    const std::string raw = buf.substr(off, end - off).str();
-    bool understood = parsePragma(raw, words, t) && raw.find("/*") == std::string::npos &&
-                      raw.find("*/") == std::string::npos;
+    bool understood = parsePragma(raw, words, t) && written.find("/*") == std::string::npos &&
+                      written.find("*/") == std::string::npos;
     for (const Clause &c : t.clauses)
       if (isDirectiveWord(c.name)) understood = false;
     if (!understood) {
@@ -240,7 +303,8 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     }
     Plan p;
     p.hash_offset = off;
-    const unsigned l1 = ctx_.line(hash), l2 = sm.getLineNumber(sm.getMainFileID(), end);
+    const unsigned l1 = sm.getLineNumber(sm.getMainFileID(), off),
+                   l2 = sm.getLineNumber(sm.getMainFileID(), end);
     const Stmt *s = body(d);
     unsigned e_line = l2;
     if (s) {
@@ -267,9 +331,12 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     switch (k) {
       case Kind::Parallel:
       case Kind::ParallelFor:
-      case Kind::ParallelSections: {
+      case Kind::ParallelSections:
+      case Kind::ParallelMaster: {
+        // `master` takes no clauses: all of `parallel master`'s go to the parallel.
+        const bool all_par = k == Kind::Parallel || k == Kind::ParallelMaster;
         std::vector<Clause> par, ws;
-        for (const Clause &c : t.clauses) (k == Kind::Parallel || belongsToParallel(c) ? par : ws).push_back(c);
+        for (const Clause &c : t.clauses) (all_par || belongsToParallel(c) ? par : ws).push_back(c);
         const std::string team = "__hcc_ompt" + n;
         std::string pre = decl + "POMP2_Task_handle " + team + "; ";
         std::string ifv = "1", ntv = "0";
@@ -288,7 +355,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         }
         std::string extra = " shared(" + h;
         std::set<std::string> listed;  // variables the parallel part now names
-        if (none && k != Kind::Parallel) {
+        if (none && !all_par) {
           // Split off, the worksharing part's reduction/lastprivate lists must
           // be shared in the parallel part; the loop counter private.
           for (const Clause &c : ws)
@@ -314,6 +381,17 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
           p.before_hash = pre + "//";
           p.at_begin = "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); ";
           p.at_end = end_par;
+          break;
+        }
+        if (k == Kind::ParallelMaster) {
+          // parallel + master: the master part has no barrier of its own,
+          // the parallel's implicit one ends the team as for `parallel`.
+          const std::string mh = "__hcc_ompm" + n;
+          p.before_hash = pre + "//";
+          p.at_begin = "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); { static POMP2_Region_handle " + mh +
+                       " = 0; _Pragma(\"omp master\") { POMP2_Master_begin(&" + mh + ", " +
+                       ctc(Kind::Master, l1, l2, e_line, e_line, t) + "); ";
+          p.at_end = " POMP2_Master_end(&" + mh + "); } }" + end_par;
           break;
         }
         // The worksharing part: its own handle, nowait, one measured barrier
@@ -377,6 +455,15 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         p.at_end = " POMP2_" + C + "_end(&" + h + "); } POMP2_" + C + "_exit(&" + h + "); }";
         break;
       }
+      case Kind::Taskgroup:
+      case Kind::Taskloop:
+        // Enter before the construct, exit after it: the end of a taskgroup
+        // (and of a taskloop without nogroup) waits for its tasks, so that
+        // wait is inside the region.
+        p.before_hash = decl + "POMP2_Taskgroup_begin(&" + h + ", " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses)) + "//";
+        p.at_end = " POMP2_Taskgroup_end(&" + h + "); }";
+        break;
       case Kind::Atomic:
         p.before_hash = decl + "POMP2_Atomic_enter(&" + h + ", " + cs + "); " +
                         pragma(words_text + joinClauses(t.clauses)) + "//";
@@ -409,7 +496,9 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     if (k == Kind::Barrier || k == Kind::Taskwait || k == Kind::Flush) p.has_stmt = false;
     // A continued pragma: `//` would make GCC warn (-Wcomment) about a
     // multi-line comment; a block comment closed at its last line does not.
-    if (raw.find('\n') != std::string::npos && p.before_hash.size() >= 2 &&
+    // A _Pragma(…) is commented out the same way, up to its `)`: the
+    // statement may follow on the same line.
+    if ((op || raw.find('\n') != std::string::npos) && p.before_hash.size() >= 2 &&
         p.before_hash.compare(p.before_hash.size() - 2, 2, "//") == 0) {
       p.before_hash.replace(p.before_hash.size() - 2, 2, "/*");
       p.comment_end = end;

@@ -80,7 +80,15 @@ TEST_P(OpenMP, ConstructsHaveExactVisitsAndWorkersSitUnderTheMaster) {
   EXPECT_EQ(sum_at(p, "main/parallel/critical/critical sblock", "visits"), 4);
   // two single constructs, each body run once
   EXPECT_EQ(sum_at(p, "main/parallel/single/single sblock", "visits"), 2);
-  EXPECT_EQ(sum_at(p, "main/parallel/master", "visits"), 1);
+  // master, masked filter(1) (another thread, same role) and the master
+  // part of `parallel master` (a second parallel region): once each.
+  EXPECT_EQ(sum_at(p, "main/parallel/master", "visits"), 3);
+  EXPECT_EQ(sum_at(p, "main/parallel/master", "visits", 1), 1);  // the masked one, on thread 1
+  // taskgroup and taskloop (role taskgroup: POMP2 has no taskloop event),
+  // each once on the thread running the single; their tasks run somewhere.
+  EXPECT_EQ(sum_at(p, "main/parallel/single/single sblock/taskgroup", "visits"), 2);
+  EXPECT_EQ(p.total_visits("in_group_task"), 4);
+  EXPECT_EQ(p.total_visits("in_taskloop"), 16);
   EXPECT_EQ(sum_at(p, "main/parallel/atomic", "visits"), 4);
   EXPECT_EQ(sum_at(p, "main/parallel/barrier", "visits"), 4);
   EXPECT_EQ(sum_at(p, "main/parallel/sections/section", "visits"), 2);
@@ -109,6 +117,40 @@ TEST_P(OpenMP, UnhandledConstructsStillCompileAndRunTheSame) {
   Built b = build_and_run(tc, std::string(HCC_OMP_REWRITE_DIR) + "/untouched.c", "untouched-" + tc.name, 4);
   EXPECT_EQ(b.hcc_out, b.plain_out);
   EXPECT_FALSE(b.plain_out.empty());
+}
+
+// masked, tasks (taskgroup/taskloop with grainsize, num_tasks, nogroup),
+// user-written _Pragma("omp …"),
+// doacross loops (the standalone `ordered depend` left as written inside a
+// rewritten `for ordered(2)`) and linear on split combined loops: same
+// output as the plain build.
+TEST_P(OpenMP, MaskedTasksDoacrossAndLinearRunTheSame) {
+  const Toolchain tc = GetParam();
+  for (const char *f : {"masked", "tasks", "doacross", "pragma_op"}) {
+    Built b = build_and_run(tc, std::string(HCC_OMP_REWRITE_DIR) + "/" + f + ".c",
+                            std::string(f) + "-" + tc.name, 3);
+    EXPECT_EQ(b.hcc_out, b.plain_out) << f;
+    EXPECT_FALSE(b.plain_out.empty()) << f;
+  }
+}
+
+// The sample, instrumented and plain, with 1 to 8 threads: same output, one
+// location per thread, every thread through the critical UPDATES times.
+TEST_P(OpenMP, SampleWithOneToEightThreads) {
+  const Toolchain tc = GetParam();
+  Built b = build_and_run(tc, samples_dir() + "/openmp/imbalance.c", "threads-" + tc.name, 1);
+  for (int t = 1; t <= 8; ++t) {
+    const std::string env = "OMP_NUM_THREADS=" + std::to_string(t) + " OMP_DYNAMIC=false ";
+    const std::string prof = b.dir + "/prof" + std::to_string(t);
+    RunResult plain = run("cd " + b.dir + " && " + env + "./plain");
+    RunResult inst = run("cd " + b.dir + " && " + env + "HCC_OUTPUT_DIR=" + prof + " ./app");
+    ASSERT_EQ(plain.status, 0) << t;
+    ASSERT_EQ(inst.status, 0) << t << inst.err;
+    EXPECT_EQ(inst.out, plain.out) << t;
+    Profile p = Profile::load(prof);
+    EXPECT_EQ(p.locations(), size_t(t)) << t;
+    EXPECT_EQ(sum_at(p, "main/parallel/critical", "visits"), 2000.0 * t) << t;
+  }
 }
 
 TEST_P(OpenMP, NestedAndOrphanedConstructs) {

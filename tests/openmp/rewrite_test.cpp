@@ -59,7 +59,8 @@ TEST_P(Rewrite, MatchesExpectedAndCompiles) {
 
 INSTANTIATE_TEST_SUITE_P(OpenMP, Rewrite,
                          ::testing::Values("parallel.c", "worksharing.c", "combined.c", "sync.c",
-                                           "nesting.c", "locks.c", "untouched.c"),
+                                           "nesting.c", "locks.c", "untouched.c", "masked.c",
+                                           "tasks.c", "doacross.c", "pragma_op.c"),
                          [](const auto &info) {
                            std::string n = info.param;
                            return n.substr(0, n.find('.'));
@@ -74,6 +75,23 @@ TEST(OpenMPSwitch, OffLeavesDirectivesAlone) {
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.openmp_directives, 0u);
   EXPECT_EQ(r.output.find("POMP2_"), std::string::npos);
+}
+
+// _Pragma("omp …") written in the file is rewritten; one from a macro
+// expansion stays as written and --verbose says so.
+TEST(OpenMPPragmaOperator, MacroExpansionIsLeftAloneAndSaid) {
+  const fs::path in = fs::path(HCC_OMP_REWRITE_DIR) / "pragma_op.c";
+  hcc::rewriter::Options opts;
+  opts.openmp = true;
+  opts.main_file_name = "pragma_op.c";
+  hcc::rewriter::Result r = hcc::rewriter::instrumentFile(in.string(), {"-fopenmp"}, opts);
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.openmp_directives, 4u);
+  bool said = false;
+  for (const std::string &m : r.messages)
+    said = said || m == "hcc: pragma_op.c:12: leaving an OpenMP directive alone: it comes from a macro expansion";
+  EXPECT_TRUE(said);
+  EXPECT_NE(r.output.find("\n  PAR_FOR\n"), std::string::npos);
 }
 
 }  // namespace

@@ -13,10 +13,13 @@ static double work(int i) {
 void leaf(void) { }
 void in_task(void) { }
 void in_section(int *v) { (*v)++; }
+void in_group_task(void) { }
+void in_taskloop(void) { }
 
 int main(void) {
   double sum = 0.0;
   int crit = 0, single_runs = 0, master_runs = 0, sec = 0, atom = 0, tasks = 0;
+  int masked_runs = 0, pmaster_runs = 0, group_tasks = 0, loop_tasks = 0;
   int nt = 4;
 #pragma omp parallel num_threads(nt) default(shared)
   {
@@ -29,6 +32,8 @@ int main(void) {
     single_runs++;
 #pragma omp master
     master_runs++;
+#pragma omp masked filter(1)
+    masked_runs++;
 #pragma omp atomic
     atom += 2;
 #pragma omp barrier
@@ -50,11 +55,32 @@ int main(void) {
         }
       }
 #pragma omp taskwait
+#pragma omp taskgroup
+      {
+        for (int t = 0; t < 4; t++) {
+#pragma omp task shared(group_tasks)
+          {
+            in_group_task();
+#pragma omp atomic
+            group_tasks++;
+          }
+        }
+      }
+#pragma omp taskloop grainsize(4) shared(loop_tasks)
+      for (int i = 0; i < 16; i++) {
+        in_taskloop();
+#pragma omp atomic
+        loop_tasks++;
+      }
     }
   }
+#pragma omp parallel master num_threads(nt) shared(pmaster_runs)
+  pmaster_runs++;
 #pragma omp parallel for num_threads(nt) reduction(+:calls)
   for (int i = 0; i < N; i++) { leaf(); calls++; }
   printf("sum=%.0f crit>0=%d single=%d master=%d sec=%d atomic>0=%d tasks=%d calls=%d\n", sum,
          crit > 0, single_runs, master_runs, sec, atom > 0, tasks, calls);
+  printf("masked=%d parallel master=%d taskgroup tasks=%d taskloop iterations=%d\n", masked_runs,
+         pmaster_runs, group_tasks, loop_tasks);
   return 0;
 }

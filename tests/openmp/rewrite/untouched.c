@@ -8,11 +8,8 @@ int main(void) {
   double a[64], s = 0;
 #pragma omp simd
   for (int i = 0; i < 64; i++) a[i] = twice(i);
-#pragma omp taskgroup
-  {
-#pragma omp taskloop
-    for (int i = 0; i < 64; i++) a[i] += 1;
-  }
+#pragma omp parallel master taskloop num_threads(2)
+  for (int i = 0; i < 64; i++) a[i] += 1;
 #pragma omp target map(tofrom: a)
   for (int i = 0; i < 64; i++) a[i] += 1;
   PAR
