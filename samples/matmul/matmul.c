@@ -11,6 +11,11 @@
 #define N 384
 #endif
 #define BLOCK 32
+/* Whole blocks only: a second bound in the blocked inner loops would keep
+ * the compiler from vectorising them and hide the effect being shown. */
+#if N % BLOCK != 0
+#error "N must be a multiple of BLOCK"
+#endif
 
 static double a[N][N], b[N][N], c[N][N];
 
@@ -48,8 +53,8 @@ static void multiply_strip_mined(void) {
   for (int kk = 0; kk < N; kk += BLOCK)
     for (int jj = 0; jj < N; jj += BLOCK)
       for (int i = 0; i < N; i++)
-        for (int j = jj; j < jj + BLOCK && j < N; j++)
-          for (int k = kk; k < kk + BLOCK && k < N; k++)
+        for (int j = jj; j < jj + BLOCK; j++)
+          for (int k = kk; k < kk + BLOCK; k++)
             c[i][j] += a[i][k] * b[k][j];
 }
 
@@ -57,9 +62,9 @@ static void multiply_both(void) {
   for (int kk = 0; kk < N; kk += BLOCK)
     for (int jj = 0; jj < N; jj += BLOCK)
       for (int i = 0; i < N; i++)
-        for (int k = kk; k < kk + BLOCK && k < N; k++) {
+        for (int k = kk; k < kk + BLOCK; k++) {
           double aik = a[i][k];
-          for (int j = jj; j < jj + BLOCK && j < N; j++) c[i][j] += aik * b[k][j];
+          for (int j = jj; j < jj + BLOCK; j++) c[i][j] += aik * b[k][j];
         }
 }
 
