@@ -24,6 +24,18 @@ namespace hcc::rt {
 
 namespace {
 
+profile::Metric core_metric(const char *uniq, const char *disp, const char *uom, const char *descr,
+                            profile::DType dtype, profile::CubeType cube_type) {
+  profile::Metric m;
+  m.uniq_name = uniq;
+  m.disp_name = disp;
+  m.uom = uom;
+  m.descr = descr;
+  m.dtype = dtype;
+  m.cube_type = cube_type;
+  return m;
+}
+
 using profile::Profile;
 
 const char *paradigm_of(int kind) {
@@ -140,21 +152,11 @@ Profile build_local_profile() {
   for (auto &kv : profile_attrs_snapshot()) p.attrs.push_back(std::move(kv));
   p.hosts = {host_name()};
 
-  profile::Metric time_m;
-  time_m.uniq_name = "time";
-  time_m.disp_name = "Time";
-  time_m.uom = "sec";
-  time_m.descr = "Wall-clock time spent in the call path";
-  time_m.dtype = profile::DType::Double;
-  time_m.cube_type = profile::CubeType::Inclusive;
-  profile::Metric visits_m;
-  visits_m.uniq_name = "visits";
-  visits_m.disp_name = "Visits";
-  visits_m.uom = "occ";
-  visits_m.descr = "Number of visits";
-  visits_m.dtype = profile::DType::UInt64;
-  visits_m.cube_type = profile::CubeType::Exclusive;
-  p.metrics = {time_m, visits_m};
+  // Score-P's choices, which CUBE tools expect: time INCLUSIVE, visits EXCLUSIVE.
+  p.metrics = {core_metric("time", "Time", "sec", "Wall-clock time spent in the call path",
+                           profile::DType::Double, profile::CubeType::Inclusive),
+               core_metric("visits", "Visits", "occ", "Number of visits", profile::DType::UInt64,
+                           profile::CubeType::Exclusive)};
   for (const ExtraMetric &e : extras) p.metrics.push_back(e.def);
 
   for (const RegionInfo &r : regions) {

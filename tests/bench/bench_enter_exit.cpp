@@ -3,6 +3,11 @@
 //
 //   bench_enter_exit --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 //
+// With PAPI counters, the same pair reads them at enter and exit (one
+// PAPI_read each; software events are a system call per read):
+//   HCC_METRICS=perf::TASK-CLOCK bench_enter_exit --benchmark_filter='BM_EnterExit$'
+//   HCC_METRICS=perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES bench_enter_exit ...
+//
 // The profile of the benchmark process itself goes to $HCC_OUTPUT_DIR, or to
 // a directory under $TMPDIR (or /tmp) when that is not set, never into the
 // working directory.
@@ -42,6 +47,8 @@ static void BM_EnterExit(benchmark::State &state) {
     hcc_exit(&child_r);
   }
   hcc_exit(&parent_r);
+  const char *m = std::getenv("HCC_METRICS");
+  state.SetLabel(m && *m ? m : "no counters");
 }
 BENCHMARK(BM_EnterExit);
 
