@@ -11,7 +11,7 @@ packages=(
   libgtest-dev libbenchmark-dev                                   # tests and benchmarks
   libopenmpi-dev openmpi-bin ccache                               # build-system integration tests (MPI wrappers, ccache)
   python3                                                         # generates the PMPI wrappers (wrappers/gen_wrappers.py)
-  libpapi-dev papi-tools                                           # HCC_METRICS counters (runtime/papi); papi_avail lists events
+  libpapi-dev papi-tools                                           # HCC_METRICS counters (runtime/counters); papi_avail lists events
   libomp-dev                                                       # clang -fopenmp (libomp) for the OpenMP tests (tests/openmp)
 )
 

@@ -79,8 +79,9 @@ const Variable kVariables[] = {
     {"HCC_MAX_DEPTH", "1024", "deepest call path recorded; deeper calls go to one artificial node", parse_max_depth},
     {"HCC_SIGNALS", "1", "0: do not install the write-the-profile-on-fatal-signal handlers", parse_signals},
     {"HCC_CLOCK", "auto", "auto, tsc or monotonic", parse_clock},
-    // Read by the PAPI service (runtime/papi), which validates them itself.
-    {"HCC_METRICS", "(none: time and visits only)", "comma-separated PAPI preset or native event names counted per call path", nullptr},
+    // Read by the counter service (runtime/counters), which validates them itself.
+    {"HCC_METRICS", "(none: time and visits only)", "comma-separated PAPI preset or native event names (perf:: events also without PAPI) counted per call path", nullptr},
+    {"HCC_METRICS_SOURCE", "auto", "auto: PAPI, else perf_event_open directly; papi or perf: only that source", nullptr},
     {"HCC_METRICS_MULTIPLEX", "0", "1: multiplex the HCC_METRICS events (values become estimates)", nullptr},
     {"HCC_METRICS_STRICT", "0", "1: a bad HCC_METRICS event stops the program (exit status 1) at its first event", nullptr},
     // Read by the MPI wrappers (libhcc_mpi.so, wrappers/).

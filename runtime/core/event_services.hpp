@@ -1,6 +1,6 @@
 // hcc runtime — in-library services that see every event (PAPI counters).
 //
-// A service (runtime/papi is the first) registers itself from a static
+// A service (runtime/counters is the first) registers itself from a static
 // constructor; the core calls it by these hooks and knows nothing else about
 // it. Only a service that asks for every event (init() returns true) costs
 // anything: then g_fast_events is false, the fast paths of hcc_enter/hcc_exit

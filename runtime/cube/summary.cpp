@@ -265,7 +265,7 @@ std::string tree_text(const View &v) {
 }
 
 // Ratios of counters, when their inputs were measured (PAPI preset names,
-// as PAPI and Score-P/TAU users know them). The first variant whose inputs
+// as PAPI and Score-P/TAU users know them, and the kernel's generic events). The first variant whose inputs
 // are all present is used; "" as denominator means the time in seconds.
 struct Derived {
   const char *title;
@@ -275,6 +275,7 @@ struct Derived {
 };
 const Derived kDerived[] = {
     {"IPC", "PAPI_TOT_INS", "PAPI_TOT_CYC", 1.0},
+    {"IPC", "perf::INSTRUCTIONS", "perf::CYCLES", 1.0},  // the kernel's generic events
     {"MFLOP/s", "PAPI_FP_OPS", "", 1e-6},
     {"MFLOP/s", "PAPI_DP_OPS", "", 1e-6},
     {"MFLOP/s", "PAPI_SP_OPS", "", 1e-6},
