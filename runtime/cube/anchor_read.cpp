@@ -331,6 +331,18 @@ struct FirstError {
   }
 };
 
+// A profile never needs a DTD: refusing the internal subset before libxml2
+// reads its entity declarations makes entity expansion ("billion laughs")
+// impossible, whatever the parser options. XML_PARSE_HUGE (needed for the
+// call tree's nesting) then lifts nothing that an input can amplify: what
+// remains costs a small multiple of the input's size.
+// The parser context's _private points at the flag.
+void refuse_dtd(void *ctx, const xmlChar *, const xmlChar *, const xmlChar *) {
+  auto *c = static_cast<xmlParserCtxtPtr>(ctx);
+  *static_cast<bool *>(c->_private) = true;
+  xmlStopParser(c);
+}
+
 struct DocDeleter {
   void operator()(xmlDoc *d) const { xmlFreeDoc(d); }
 };
@@ -345,7 +357,12 @@ Anchor parse_anchor(const std::string &raw) {
   std::unique_ptr<xmlParserCtxt, CtxtDeleter> ctxt(xmlNewParserCtxt());
   if (!ctxt) bad("out of memory creating the XML parser");
   // HUGE lifts the 256-level nesting limit to 2048 (the call tree nests).
+  // No XML_PARSE_NOENT, XML_PARSE_DTDLOAD or DTD validation: entities are
+  // never substituted, nothing external is read, and a DTD is refused below.
   const int opts = XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
+  bool has_dtd = false;
+  ctxt->_private = &has_dtd;
+  ctxt->sax->internalSubset = &refuse_dtd;
   // libxml2 keeps going after the first error and reports follow-up errors
   // ("Premature end of data") last; the first one is the one that helps.
   // The structured-error hook is per thread in libxml2; restore it after.
@@ -356,6 +373,7 @@ Anchor parse_anchor(const std::string &raw) {
   std::unique_ptr<xmlDoc, DocDeleter> doc(
       xmlCtxtReadMemory(ctxt.get(), xml.data(), static_cast<int>(xml.size()), "anchor.xml", nullptr, opts));
   xmlSetStructuredErrorFunc(old_ctx, old_fn);
+  if (has_dtd) bad("declares a DTD (<!DOCTYPE …>); a CUBE profile never has one, so it is refused unread");
   if (!doc || !ctxt->wellFormed) {
     std::string msg = first.seen ? first.message : "not well-formed XML";
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
@@ -87,7 +88,9 @@ std::map<std::string, std::string> read_members(const std::string &path) {
     const bool wanted = name == "anchor.xml" || ends_with(name, ".index") || ends_with(name, ".data");
     if (!wanted || archive_entry_filetype(e) != AE_IFREG) continue;  // libarchive skips unread data
     std::string bytes;
-    if (archive_entry_size_is_set(e)) bytes.reserve(static_cast<std::size_t>(archive_entry_size(e)));
+    // A header may claim any size: reserve no more than the file holds.
+    if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0)
+      bytes.reserve(static_cast<std::size_t>(std::min<std::int64_t>(archive_entry_size(e), st.st_size)));
     char buf[1 << 16];
     for (;;) {
       const la_ssize_t n = archive_read_data(a, buf, sizeof buf);
@@ -231,12 +234,29 @@ std::optional<std::string> decode(const Profile &p, const AnchorMetric &am, cons
   return std::nullopt;
 }
 
+// The model holds every metric densely (call paths × locations doubles).
+// A small hostile anchor can declare many call paths and many locations
+// with no data at all; refuse before allocating what a real profile of that
+// size would not need: a profile hcc or Score-P writes stores most of its
+// values, so its model stays within a small multiple of the file.
+void check_model_size(const Profile &p, std::size_t nmetrics, const std::map<std::string, std::string> &members) {
+  std::uint64_t file_bytes = 0;
+  for (const auto &m : members) file_bytes += m.second.size();
+  const std::uint64_t budget = std::max<std::uint64_t>(std::uint64_t(256) << 20, 64 * file_bytes);
+  const long double need = static_cast<long double>(nmetrics) * p.cnodes.size() * p.nloc() * sizeof(double);
+  if (need > static_cast<long double>(budget))
+    bad(std::to_string(nmetrics) + " metrics x " + std::to_string(p.cnodes.size()) + " call paths x " +
+        std::to_string(p.nloc()) + " locations would need " + std::to_string(static_cast<std::uint64_t>(need / (1 << 20))) +
+        " MiB for a file of " + std::to_string(file_bytes >> 10) + " KiB: refused as not a real profile");
+}
+
 Profile read_from(const std::string &path) {
   const auto members = read_members(path);
   auto anchor_it = members.find("anchor.xml");
   if (anchor_it == members.end()) bad("not a .cubex file (no anchor.xml member)");
   detail::Anchor a = detail::parse_anchor(anchor_it->second);
   Profile p = std::move(a.skeleton);
+  check_model_size(p, a.metrics.size(), members);
   const std::vector<int> excl_order = exclusive_row_order(p);
   const std::vector<int> incl_order = inclusive_row_order(p);
 
