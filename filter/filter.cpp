@@ -34,6 +34,25 @@ bool is_word_for_spaces(char c) {
   return is_word(c) && !(u >= 1 && u <= 4);
 }
 
+// Whitespace normalisation (see normalize_spaces). TAU patterns are split
+// into return type and name with the blanks next to their '#' kept
+// (wildcards_are_words): "int #_get" is a return type and a name.
+std::string normalize(std::string_view s, bool wildcards_are_words) {
+  auto word = [&](char c) { return is_word_for_spaces(c) || (wildcards_are_words && c == kAny); };
+  std::string out;
+  bool pending = false;
+  for (char c : s) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      pending = !out.empty();
+      continue;
+    }
+    if (pending && word(out.back()) && word(c)) out += ' ';
+    pending = false;
+    out += c;
+  }
+  return out;
+}
+
 std::string trim(std::string_view s) {
   size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
@@ -154,8 +173,12 @@ size_t qual_start(std::string_view head) {
   int angle = 0;
   while (i > 0) {
     char c = head[i - 1];
-    if (c == '>') ++angle;
-    else if (c == '<') {
+    if (c == '>') {
+      // "std::vector<int>f": a return type's argument list ends right before
+      // the name (normalising took the blank between them away).
+      if (angle == 0 && i < head.size() && is_word_for_spaces(head[i])) break;
+      ++angle;
+    } else if (c == '<') {
       if (angle == 0) break;
       --angle;
     } else if (c == ')' && angle == 0 && i >= 2) {
@@ -233,20 +256,89 @@ std::string substitute_bindings(std::string_view name) {
 
 struct Pattern {
   std::string enc;         // whole pattern, normalised
-  std::string sig;         // return type removed (patterns with parameters)
-  std::string qual;        // qualified-name part (patterns with parameters)
+  std::string sig;         // return type removed
+  std::string qual;        // qualified-name part
   std::string qual_plain;  // template arguments removed, for template patterns
+  std::string ret;         // TAU: the return type written before the name, or ""
+  std::string enc_fn;      // TAU: enc and sig without the function template's own
+  std::string sig_fn;      //   arguments ("f<#>(#*)" -> "f(#*)"), or "" if it has none
   bool has_params = false;
   bool has_scope = false;
+  bool tau = false;        // a TAU routine pattern (see match_tau)
+  bool c_suffix = false;   // TAU: ended in " C", TAU's mark of a C routine
   bool mangled = false;    // Score-P MANGLED: match the linker name, as written
   bool file_base = false;  // file pattern without '/': also the base name
 };
+
+// "(void)" is how C spells an empty parameter list and how TAU writes it for
+// C routines ("double multiply(void) C"); hcc's names and C++ write "()".
+std::string drop_void_params(std::string s) {
+  for (size_t at = s.find("(void)"); at != std::string::npos; at = s.find("(void)", at + 1))
+    s.erase(at + 1, 4);
+  return s;
+}
+
+// "void f<int>(int *)" -> "void f(int *)": a function template instance
+// the way __PRETTY_FUNCTION__ names it (the arguments show in the
+// parameters and the bindings). "" when the name has no such list.
+std::string drop_function_template_args(const std::string &s) {
+  size_t open = param_open(s);
+  if (open == std::string::npos || open == 0 || s[open - 1] != '>') return "";
+  int depth = 0;
+  for (size_t i = open; i-- > 0;) {
+    if (s[i] == '>') ++depth;
+    else if (s[i] == '<' && --depth == 0) return s.substr(0, i) + s.substr(open);
+  }
+  return "";
+}
+
+// TAU writes " C" after the parameter list of a C routine ("int main(int,
+// char **) C"); a trailing wildcard may stand for it ("int foo(int)#").
+bool strip_c_suffix(std::string &s) {
+  size_t n = s.size();
+  if (n < 3 || s[n - 1] != 'C' || !std::isspace(static_cast<unsigned char>(s[n - 2]))) return false;
+  std::string head = trim(std::string_view(s).substr(0, n - 1));
+  if (head.empty() || (head.back() != ')' && head.back() != '#')) return false;
+  s = head;
+  return true;
+}
+
+// A TAU routine pattern is a signature with '#' anywhere: "void
+// quicksort(int *, int, int)", "int select_#", "void#", "int main(int,
+// char **) C". The return type is split off where a blank separates it
+// from the name, before blanks next to a '#' are normalised away ("int
+// #_get" names routines returning int whose names end in _get; "void#" has
+// no blank: its '#' covers the rest of the return type and the name).
+void fill_tau_pattern(std::string_view text, Pattern &p) {
+  p.tau = true;
+  std::string t = trim(text);
+  p.c_suffix = strip_c_suffix(t);
+  std::string enc = encode(t, Wildcards::Tau);
+  p.enc = drop_void_params(normalize_spaces(enc));
+  std::string kept = drop_void_params(normalize(enc, /*wildcards_are_words=*/true));
+  size_t open = param_open(kept);
+  std::string_view head = std::string_view(kept).substr(0, open == std::string::npos ? kept.size() : open);
+  size_t q = qual_start(head);
+  p.ret = normalize_spaces(head.substr(0, q));
+  p.sig = normalize_spaces(std::string_view(kept).substr(q));
+  p.enc_fn = drop_function_template_args(p.enc);
+  p.sig_fn = drop_function_template_args(p.sig);
+  NameForms f = name_forms(p.sig);
+  p.has_params = f.has_params;
+  p.qual = f.qual;
+  p.qual_plain = f.qual_plain;
+  p.has_scope = f.qual.find("::") != std::string::npos;
+}
 
 Pattern make_name_pattern(std::string_view text, Wildcards w, bool mangled) {
   Pattern p;
   p.mangled = mangled;
   if (mangled) {
     p.enc = encode(text, w);
+    return p;
+  }
+  if (w == Wildcards::Tau) {
+    fill_tau_pattern(text, p);
     return p;
   }
   p.enc = normalize_spaces(encode(text, w));
@@ -276,15 +368,71 @@ bool match_file(const Pattern &p, std::string_view file) {
   return p.file_base && match_encoded(p.enc, base_name(file));
 }
 
-// A region's name forms, computed once per query.
+// A region's name forms, computed once per query; `sig` from the
+// compile-time signature when there is one (has_sig).
 struct Subject {
   const Region &r;
   NameForms f;
-  explicit Subject(const Region &region) : r(region), f(name_forms(region.name)) {}
+  NameForms sig;
+  bool has_sig = false;
+  explicit Subject(const Region &region) : r(region), f(name_forms(region.name)) {
+    if (!region.signature.empty()) {
+      sig = name_forms(drop_void_params(normalize_spaces(region.signature)));
+      has_sig = true;
+    }
+  }
 };
+
+bool only_wildcards(std::string_view p) {
+  for (char c : p)
+    if (c != kAny) return false;
+  return true;
+}
+
+// TAU patterns. TAU compares a pattern with its whole routine text, return
+// type first ("int early(int) C"); hcc's names have less: C functions, main
+// and extern "C" functions are bare names ("early"), other C++ functions
+// have no return type ("ns::A::f(int) const"); only template instances at
+// run time have everything. So:
+//  - where the signature is known (compile time), the pattern is matched
+//    against it as TAU would ("void#", "int main#", "#");
+//  - its return type is compared whenever the region has one, and left out
+//    where it has none ("int ear#" decides a bare "early" by "ear#"); a
+//    pattern that names nothing but a return type ("void #") cannot be
+//    decided without one and does not match;
+//  - the rest follows the rules of every format (qualified name, last
+//    component, parameters where the name has them);
+//  - " C" admits only names without a parameter list (TAU's C routines).
+bool match_rest(const Pattern &p, const std::string &pat, const NameForms &f);
+bool match_tau(const Pattern &p, const Subject &s) {
+  const NameForms &f = s.f;
+  if (p.c_suffix && f.has_params) return false;
+  if (s.has_sig && match_encoded(p.enc, s.sig.full)) return true;
+  if (s.r.template_pattern) {  // the return type may be a template parameter
+    const std::string &pq = p.has_params ? p.qual_plain : strip_template_args(p.sig);
+    return match_encoded(pq, f.qual_plain) ||
+           (pq.find("::") == std::string::npos && match_encoded(pq, f.base));
+  }
+  const NameForms &n = s.has_sig ? s.sig : f;  // the signature has the C parameters too
+  if (!p.ret.empty()) {
+    if (n.ret.empty() ? only_wildcards(p.sig) : !match_encoded(p.ret, n.ret)) return false;
+  }
+  if (p.has_params)
+    return match_encoded(p.enc, n.full) || match_encoded(p.sig, n.sig) ||
+           (!n.has_params && match_encoded(p.qual, n.qual)) ||
+           (!p.sig_fn.empty() && (match_encoded(p.enc_fn, n.full) || match_encoded(p.sig_fn, n.sig)));
+  return match_rest(p, p.sig, n) || match_encoded(p.enc, n.full);
+}
+
+// A pattern without parameters against the forms of a name.
+bool match_rest(const Pattern &p, const std::string &pat, const NameForms &f) {
+  return match_encoded(pat, f.qual) || match_encoded(pat, f.qual_plain) || match_encoded(pat, f.full) ||
+         (!p.has_scope && match_encoded(pat, f.base));
+}
 
 bool match_name(const Pattern &p, const Subject &s) {
   if (p.mangled) return !s.r.mangled.empty() && match_encoded(p.enc, s.r.mangled);
+  if (p.tau) return match_tau(p, s);
   const NameForms &f = s.f;
   if (s.r.template_pattern) {
     const std::string &pq = p.has_params ? p.qual_plain : strip_template_args(p.enc);
@@ -295,8 +443,7 @@ bool match_name(const Pattern &p, const Subject &s) {
     return match_encoded(p.enc, f.full) || match_encoded(p.sig, f.sig) ||
            (!f.has_params && match_encoded(p.qual, f.qual));
   }
-  return match_encoded(p.enc, f.qual) || match_encoded(p.enc, f.qual_plain) ||
-         match_encoded(p.enc, f.full) || (!p.has_scope && match_encoded(p.enc, f.base));
+  return match_rest(p, p.enc, f);
 }
 
 bool any_match(const std::vector<Pattern> &ps, const Subject &s) {
@@ -570,20 +717,7 @@ void parse_hcc(const std::vector<std::string> &lines, OrderedRules &rules) {
 
 }  // namespace
 
-std::string normalize_spaces(std::string_view s) {
-  std::string out;
-  bool pending = false;
-  for (char c : s) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      pending = !out.empty();
-      continue;
-    }
-    if (pending && is_word_for_spaces(out.back()) && is_word_for_spaces(c)) out += ' ';
-    pending = false;
-    out += c;
-  }
-  return out;
-}
+std::string normalize_spaces(std::string_view s) { return normalize(s, false); }
 
 NameForms name_forms(std::string_view raw) {
   NameForms f;
@@ -592,6 +726,7 @@ NameForms name_forms(std::string_view raw) {
   size_t open = param_open(s);
   std::string_view head = open == std::string_view::npos ? s : s.substr(0, open);
   size_t q = qual_start(head);
+  f.ret = trim(head.substr(0, q));
   f.qual = std::string(head.substr(q));
   if (open != std::string_view::npos) {
     f.has_params = true;

@@ -25,11 +25,21 @@ struct Region {
   // then compared with template argument lists removed on both sides and
   // without parameter lists, so every instantiation is decided alike.
   bool template_pattern = false;
+  // Compile time only: the routine the way TAU spells it in select files —
+  // return type, qualified name, parameter types ("int early(int)",
+  // "double multiply(void)", "void geo::Matrix<T>::scale(T)"), no " C".
+  // Empty when unknown: at run time hcc's names carry no return type
+  // (except template instances, through __PRETTY_FUNCTION__), so a TAU
+  // pattern's return type ("int ear#", "void#") is only compared where
+  // a name or this signature has one.
+  std::string_view signature = {};
 };
 
 // A region name split the ways users write it (see README "Matching").
 struct NameForms {
   std::string full;        // normalised whole name, return type if it had one
+  std::string ret;         // text before the qualified name: the return type of a
+                           // __PRETTY_FUNCTION__ name or a signature, else ""
   std::string sig;         // qualified name + parameters + qualifiers, no return type
   std::string qual;        // qualified name ("geo::Matrix<double>::mul_trace")
   std::string qual_plain;  // template argument lists removed ("geo::Matrix::mul_trace")

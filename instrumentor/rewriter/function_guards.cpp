@@ -233,9 +233,12 @@ bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
   if (ctx_.filter) {
     // The name the runtime will see, in a form the matcher reads: inside a
     // template the pattern's own name (template parameters, not arguments).
+    // The signature lets TAU patterns compare return types here, which the
+    // runtime's names do not carry.
     std::string name = readableName(fd, policy_);
     std::string mangled = linkerName(fd, *mangler_);
-    filter::Region region{name, mangled, ctx_.file_name, nameDependsOnInstantiation(fd)};
+    std::string signature = tauSignature(fd, policy_);
+    filter::Region region{name, mangled, ctx_.file_name, nameDependsOnInstantiation(fd), signature};
     if (ctx_.filter->excludes(region)) {
       ctx_.leftAlone(fd->getLocation(), shortName(fd), "excluded by the filter");
       ++ctx_.filtered;

@@ -92,6 +92,34 @@ bool usesPlainName(const FunctionDecl *fd) {
   return fd->getIdentifier() && (fd->isMain() || fd->isExternC());
 }
 
+// "(int *, int)" and the method's qualifiers: the function type's
+// parameters, not the declared ones (top-level const is dropped and arrays
+// decay), which is the signature a demangler shows.
+void printParameters(llvm::raw_ostream &os, const FunctionDecl *fd, const PrintingPolicy &policy) {
+  os << '(';
+  if (const auto *proto = fd->getType()->getAs<FunctionProtoType>()) {
+    bool first = true;
+    for (QualType t : proto->getParamTypes()) {
+      if (!first) os << ", ";
+      first = false;
+      os << typeName(t, policy);
+    }
+    if (proto->isVariadic()) os << (first ? "..." : ", ...");
+    // C's "int f(void)" (a prototype without parameters), as TAU writes it.
+    if (first && !proto->isVariadic() && !fd->getASTContext().getLangOpts().CPlusPlus) os << "void";
+    os << ')';
+    if (const auto *md = dyn_cast<CXXMethodDecl>(fd); md && md->isInstance()) {
+      Qualifiers q = proto->getMethodQuals();
+      if (q.hasConst()) os << " const";
+      if (q.hasVolatile()) os << " volatile";
+      if (proto->getRefQualifier() == RQ_LValue) os << " &";
+      if (proto->getRefQualifier() == RQ_RValue) os << " &&";
+    }
+  } else {
+    os << ')';  // C's "int f()": no prototype
+  }
+}
+
 }  // namespace
 
 std::string readableName(const FunctionDecl *fd, const PrintingPolicy &policy) {
@@ -102,28 +130,21 @@ std::string readableName(const FunctionDecl *fd, const PrintingPolicy &policy) {
   // Qualified, with template arguments for explicit specializations
   // ("ns::max<int>").
   fd->getNameForDiagnostic(os, policy, /*Qualified=*/true);
+  printParameters(os, fd, policy);
+  return os.str();
+}
 
-  os << '(';
-  // The function type's parameters, not the declared ones: top-level const is
-  // dropped and arrays decay, which is the signature a demangler shows.
-  if (const auto *proto = fd->getType()->getAs<FunctionProtoType>()) {
-    bool first = true;
-    for (QualType t : proto->getParamTypes()) {
-      if (!first) os << ", ";
-      first = false;
-      os << typeName(t, policy);
-    }
-    if (proto->isVariadic()) os << (first ? "..." : ", ...");
-    os << ')';
-    if (const auto *md = dyn_cast<CXXMethodDecl>(fd); md && md->isInstance()) {
-      Qualifiers q = proto->getMethodQuals();
-      if (q.hasConst()) os << " const";
-      if (q.hasVolatile()) os << " volatile";
-      if (proto->getRefQualifier() == RQ_LValue) os << " &";
-      if (proto->getRefQualifier() == RQ_RValue) os << " &&";
-    }
+std::string tauSignature(const FunctionDecl *fd, const PrintingPolicy &policy) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  // Constructors, destructors and conversion functions have no return type.
+  if (!isa<CXXConstructorDecl>(fd) && !isa<CXXDestructorDecl>(fd) && !isa<CXXConversionDecl>(fd))
+    os << typeName(fd->getReturnType(), policy) << ' ';
+  if (usesPlainName(fd)) {
+    os << fd->getName();
+    printParameters(os, fd, policy);
   } else {
-    os << ')';
+    os << readableName(fd, policy);
   }
   return os.str();
 }

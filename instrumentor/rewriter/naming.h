@@ -35,6 +35,11 @@ std::string functionNameExpr(const clang::FunctionDecl *fd,
 // The readable name without quotes (non-template functions).
 std::string readableName(const clang::FunctionDecl *fd, const clang::PrintingPolicy &policy);
 
+// The routine as TAU writes it in selective-instrumentation files, for the
+// compile-time filter: return type, qualified name, parameter types
+// ("int early(int)", "double multiply(void)", "int ns::A::f(int) const").
+std::string tauSignature(const clang::FunctionDecl *fd, const clang::PrintingPolicy &policy);
+
 // The linker symbol: Itanium-mangled for C++, the plain name for C and
 // extern "C", the asm label when there is one; "" inside templates, where the
 // pattern has no symbol of its own.

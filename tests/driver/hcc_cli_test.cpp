@@ -338,7 +338,9 @@ TEST_P(CliWithCompiler, MdWithOutputAndMfAndMt) {
   EXPECT_EQ(read_file(work_ / "deps/y.dep"), "custom: src/x.c src/h.h\n");
 }
 
-INSTANTIATE_TEST_SUITE_P(Compilers, CliWithCompiler, ::testing::Values("gcc", "clang"));
+// Named by the compiler ("…/gcc", "…/clang"), not by index.
+INSTANTIATE_TEST_SUITE_P(Compilers, CliWithCompiler, ::testing::Values("gcc", "clang"),
+                         [](const ::testing::TestParamInfo<const char *> &info) { return std::string(info.param); });
 
 TEST_F(Cli, DependenciesOnStdoutAreRewrittenToo) {
   Result r = hcc({"-c", "src/x.c", "-MMD", "-MF", "-"});

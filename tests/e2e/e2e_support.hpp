@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct Toolchain {
   std::string name, cc, cxx;
 };
 std::vector<Toolchain> toolchains();
+// How GoogleTest shows a toolchain parameter ("GetParam() = gcc/g++" in test
+// listings, CTest names and failure messages) instead of its bytes. The test
+// names themselves come from Toolchain::name ("Compilers/EndToEnd.X/gcc").
+inline void PrintTo(const Toolchain &tc, std::ostream *os) { *os << tc.cc << '/' << tc.cxx; }
 
 // Paths given by CMake.
 std::string hcc_bin();

@@ -223,6 +223,128 @@ TEST_F(FilterTest, SuggestedFilterClosesTheLoop) {
   EXPECT_EQ(r.status, 2);
 }
 
+// --- TAU's own forms, through hcc with GCC and with Clang underneath ------
+// Each select file is applied at compile time (--hcc-filter) and at run time
+// (HCC_FILTER) to a real C and a real C++ program. Where the two sides see
+// different names (run-time names carry no return type, and a C name no
+// parameters) the expected sets differ; README "Matching names" says why.
+
+// The tree without the functions `names` (compared with each call-path
+// component whole: "early" is not "early_report").
+std::map<std::string, long long> without_exactly(const std::map<std::string, long long> &full,
+                                                 const std::set<std::string> &names) {
+  std::map<std::string, long long> t;
+  for (const auto &[path, v] : full) {
+    std::string out, comp;
+    std::stringstream ss(path);
+    bool last_excluded = false;
+    while (std::getline(ss, comp, '/')) {
+      last_excluded = names.count(comp) > 0;
+      if (!last_excluded) out += (out.empty() ? "" : "/") + comp;
+    }
+    if (!last_excluded) t[out] += v;
+  }
+  return t;
+}
+
+// A program that measured nothing may write no profile at all.
+std::map<std::string, long long> tree_in(const std::string &dir) {
+  if (!std::ifstream(dir + "/profile.cubex").good()) return {};
+  return tree(Profile::load(dir));
+}
+
+struct TauCase {
+  std::string filter;  // file in programs/
+  std::set<std::string> compile_time, run_time;  // functions each side removes
+  std::map<std::string, long long> run_time_tree = {};  // when `without` cannot tell
+  std::map<std::string, long long> compile_time_tree = {};
+};
+
+class TauSelectFiles : public ::testing::TestWithParam<Toolchain> {
+ protected:
+  void check(const std::string &src, const std::string &compiler, const std::vector<TauCase> &cases,
+             const std::set<std::string> &functions) {
+    const std::string lang = src.substr(src.rfind('.') + 1);
+    const std::string dir = scratch_dir("Tau-" + lang + "-" + GetParam().name);
+    const std::string cc = "--hcc-compiler=" + compiler;
+    const std::string full = build(dir, "full", src, cc);
+    RunResult r = run_in(dir, full, "full");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string expected_out = r.out;
+    const auto full_tree = tree(Profile::load(dir + "/out-full"));
+    std::set<std::string> seen;
+    for (const auto &[path, v] : full_tree) seen.insert(path.substr(path.rfind('/') + 1));
+    for (const std::string &f : functions) EXPECT_EQ(seen.count(f), 1u) << f << " missing from the full profile";
+
+    for (const TauCase &c : cases) {
+      SCOPED_TRACE(c.filter);
+      const std::string filter = shell_quote(prog(c.filter));
+      const std::string tag = c.filter.substr(0, c.filter.find('.'));  // one output directory each
+      const std::string ct = build(dir, "ct-" + tag, src, cc + " --hcc-filter=" + filter);
+      r = run_in(dir, ct, "ct-" + tag);
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(r.out, expected_out);
+      EXPECT_EQ(tree_in(dir + "/out-ct-" + tag),
+                c.compile_time_tree.empty() ? without_exactly(full_tree, c.compile_time) : c.compile_time_tree)
+          << "compile time";
+      r = run_in(dir, full, "rt-" + tag, "HCC_FILTER=" + filter);
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(r.out, expected_out);
+      EXPECT_EQ(r.err, "");
+      EXPECT_EQ(tree_in(dir + "/out-rt-" + tag),
+                c.run_time_tree.empty() ? without_exactly(full_tree, c.run_time) : c.run_time_tree)
+          << "run time";
+    }
+  }
+};
+
+TEST_P(TauSelectFiles, CProgram) {
+  const std::set<std::string> all = {"main",  "select_kth_largest", "sort_5elements", "quicksort",
+                                     "interchange", "early", "early_report", "multiply"};
+  const std::set<std::string> voids = {"sort_5elements", "quicksort", "interchange", "early_report"};
+  check(prog("kth_largest.c"), GetParam().cc,
+        {
+            {"tau_guide.tau", {"quicksort", "sort_5elements", "interchange"}, {"quicksort", "sort_5elements", "interchange"}},
+            // Run time: "early_report" is a bare name, so "int ear#" takes it too.
+            {"tau_return_types.tau", {"early", "select_kth_largest", "interchange"},
+             {"early", "early_report", "select_kth_largest", "interchange"}},
+            {"tau_c_routines.tau", {"quicksort", "sort_5elements", "interchange", "early", "early_report"},
+             {"quicksort", "sort_5elements", "interchange", "early", "early_report"}},
+            // Run time: no C name says what it returns.
+            {"tau_void.tau", voids, {}},
+            {"tau_everything.tau", all, all},
+        },
+        all);
+}
+
+TEST_P(TauSelectFiles, CxxProgram) {
+  const std::set<std::string> all = {"main", "select_kth_largest", "sort_5elements", "quicksort", "interchange",
+                                     "early", "early_report", "geo::Grid::scale", "geo::Grid::sum",
+                                     "initialize", "compute_interchange"};
+  std::set<std::string> not_c = all;
+  for (const char *kept : {"main", "select_kth_largest"}) not_c.erase(kept);
+  check(prog("kth_largest.cpp"), GetParam().cxx,
+        {
+            {"tau_guide.tau", {"quicksort", "sort_5elements", "interchange"}, {"quicksort", "sort_5elements", "interchange"}},
+            {"tau_return_types.tau", {"early", "select_kth_largest", "interchange"},
+             {"early", "early_report", "select_kth_largest", "interchange"}},
+            // main keeps its plain name in C++ and counts as a C routine.
+            {"tau_c_routines.tau", not_c, not_c},
+            // Run time: only the template instances' names show "void".
+            {"tau_void.tau",
+             {"sort_5elements", "quicksort", "interchange", "early_report", "geo::Grid::scale", "initialize",
+              "compute_interchange"},
+             {"compute_interchange"}},
+            // Run time: the double instance stays, the int one goes; compile
+            // time has one guard for both, and the exclusion takes it.
+            {"tau_templates.tau", {}, {}, {{"initialize", 1}, {"compute_interchange", 1}}, {{"initialize", 1}}},
+        },
+        all);
+}
+
+INSTANTIATE_TEST_SUITE_P(Compilers, TauSelectFiles, ::testing::ValuesIn(toolchains()),
+                         [](const ::testing::TestParamInfo<Toolchain> &i) { return i.param.name; });
+
 TEST(UserRegions, NestWithFunctionsAndBuildWithoutHcc) {
   std::string dir = scratch_dir("UserRegions");
   // Without hcc: plain compiler, no libhcc, nothing referenced.

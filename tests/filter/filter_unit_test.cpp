@@ -39,6 +39,14 @@ TEST(NameForms, SplitsSignatures) {
   auto o = hcc::filter::name_forms("S::operator()(int) const");
   EXPECT_EQ(o.qual, "S::operator()");
   EXPECT_EQ(hcc::filter::name_forms("fib").base, "fib");
+  EXPECT_EQ(f.ret, "void");
+  EXPECT_EQ(g.ret, "double");
+  EXPECT_EQ(hcc::filter::name_forms("fib").ret, "");
+  // A return type ending in '>' right before the name (no blank left).
+  auto v = hcc::filter::name_forms("std::vector<T> geo::rows(int) [with T = double]");
+  EXPECT_EQ(v.ret, "std::vector<double>");
+  EXPECT_EQ(v.qual, "geo::rows");
+  EXPECT_EQ(hcc::filter::name_forms("geo::Matrix<double>::mul_trace").qual, "geo::Matrix<double>::mul_trace");
 }
 
 TEST(Tau, ExcludeListSignaturesAndNames) {
@@ -73,6 +81,171 @@ TEST(Tau, HashIsWildcardInsideCommentAtStartQuotedAtStart) {
   EXPECT_FALSE(ex(f, "a"));
   EXPECT_TRUE(ex(f, "ptr(int *)"));
   EXPECT_FALSE(ex(f, "ptr(int)"));
+}
+
+// --- TAU's own forms -----------------------------------------------------
+// hcc's names differ by side: at compile time the instrumentor also gives the
+// routine's signature (return type first, as TAU writes it); at run time a C
+// function is a bare name ("early"), a C++ function has no return type
+// ("quicksort(int *, int, int)"), and only a template instance has both.
+struct Fn {
+  const char *c_name;    // C: name and linker name
+  const char *cxx_name;  // C++: hcc's readable name
+  const char *signature; // what the instrumentor passes at compile time
+};
+// The routines of TAU's select-file examples, and two that tell return
+// types apart ("int ear#").
+const Fn kQuicksort{"quicksort", "quicksort(int *, int, int)", "void quicksort(int *, int, int)"};
+const Fn kSort5{"sort_5elements", "sort_5elements(int *)", "void sort_5elements(int *)"};
+const Fn kSortAll{"sort_all", "sort_all(double *)", "void sort_all(double *)"};
+const Fn kInterchange{"interchange", "interchange(int *, int *)", "void interchange(int *, int *)"};
+const Fn kSelect{"select_kth_largest", "select_kth_largest(int, int *, int)", "int select_kth_largest(int, int *, int)"};
+const Fn kEarly{"early", "early(int)", "int early(int)"};
+const Fn kEarlyReport{"early_report", "early_report(int)", "void early_report(int)"};
+const Fn kMultiply{"multiply", "multiply()", "double multiply(void)"};
+const Fn kMain{"main", "main", "int main(int, char **)"};  // main keeps its plain name in C++ too
+
+enum Side { CompileTime, RunTime };
+bool ex_c(const Filter &f, const Fn &fn, Side side) {
+  return f.excludes(Region{fn.c_name, fn.c_name, "kl.c", false, side == CompileTime ? fn.signature : ""});
+}
+bool ex_cxx(const Filter &f, const Fn &fn, Side side) {
+  return f.excludes(Region{fn.cxx_name, "", "kl.cpp", false, side == CompileTime ? fn.signature : ""});
+}
+// Excluded in C and in C++, at compile time and at run time.
+void expect_excluded_everywhere(const Filter &f, const Fn &fn, bool want) {
+  for (Side side : {CompileTime, RunTime}) {
+    const char *when = side == CompileTime ? "compile time" : "run time";
+    EXPECT_EQ(ex_c(f, fn, side), want) << fn.c_name << ", C, " << when;
+    EXPECT_EQ(ex_cxx(f, fn, side), want) << fn.cxx_name << ", C++, " << when;
+  }
+}
+
+TEST(TauDocs, UsersGuideExcludeListOfSignatures) {
+  Filter f = parse(
+      "# the example of TAU's user guide\n"
+      "BEGIN_EXCLUDE_LIST\n"
+      "void quicksort(int *, int, int)\n"
+      "void sort_#(int *)\n"
+      "void interchange(int *, int *)\n"
+      "END_EXCLUDE_LIST\n"
+      "BEGIN_FILE_EXCLUDE_LIST\n"
+      "*.so\n"
+      "END_FILE_EXCLUDE_LIST\n");
+  expect_excluded_everywhere(f, kQuicksort, true);
+  expect_excluded_everywhere(f, kSort5, true);
+  expect_excluded_everywhere(f, kInterchange, true);
+  expect_excluded_everywhere(f, kSelect, false);
+  expect_excluded_everywhere(f, kMain, false);
+  // "sort_# with arguments int *": where the parameters are known.
+  EXPECT_FALSE(ex_c(f, kSortAll, CompileTime));
+  EXPECT_FALSE(ex_cxx(f, kSortAll, CompileTime));
+  EXPECT_FALSE(ex_cxx(f, kSortAll, RunTime));
+  EXPECT_TRUE(ex_c(f, kSortAll, RunTime));  // a C name has no parameters to compare
+}
+
+TEST(TauDocs, ReturnTypeAndTrailingWildcard) {
+  Filter f = parse("BEGIN_EXCLUDE_LIST\nint ear#\nint select_#\nvoid interchange#\nEND_EXCLUDE_LIST\n");
+  expect_excluded_everywhere(f, kEarly, true);
+  expect_excluded_everywhere(f, kSelect, true);
+  expect_excluded_everywhere(f, kInterchange, true);
+  expect_excluded_everywhere(f, kSort5, false);
+  // The return type decides where a signature is known; a run-time name has
+  // none, so "ear#" decides there.
+  EXPECT_FALSE(ex_c(f, kEarlyReport, CompileTime));
+  EXPECT_FALSE(ex_cxx(f, kEarlyReport, CompileTime));
+  EXPECT_TRUE(ex_c(f, kEarlyReport, RunTime));
+  EXPECT_TRUE(ex_cxx(f, kEarlyReport, RunTime));
+  // A template instance's run-time name has its return type.
+  EXPECT_TRUE(ex(f, "int early(T) [with T = long int]"));
+  EXPECT_FALSE(ex(f, "void early(T) [with T = long int]"));
+  // Without the blank the pattern is a name: "int ear#" is not "intear#".
+  EXPECT_FALSE(ex(f, "intearly(int)"));
+}
+
+TEST(TauDocs, CSuffixMarksCRoutines) {
+  Filter f = parse(
+      "BEGIN_INCLUDE_LIST\n"
+      "int main(int, char **) C\n"
+      "int select_#\n"
+      "double multiply(void) C\n"
+      "END_INCLUDE_LIST\n");
+  expect_excluded_everywhere(f, kMain, false);
+  expect_excluded_everywhere(f, kSelect, false);
+  expect_excluded_everywhere(f, kQuicksort, true);
+  for (Side side : {CompileTime, RunTime}) {
+    EXPECT_FALSE(ex_c(f, kMultiply, side));  // "(void)" is C's "()"
+    EXPECT_TRUE(ex_cxx(f, kMultiply, side));  // " C": a C++ function is not a C routine
+  }
+  // A trailing '#' covers the suffix too.
+  Filter g = parse("BEGIN_EXCLUDE_LIST\nint early(int)#\nint main#\nEND_EXCLUDE_LIST\n");
+  expect_excluded_everywhere(g, kEarly, true);
+  expect_excluded_everywhere(g, kMain, true);
+  expect_excluded_everywhere(g, kEarlyReport, false);
+}
+
+TEST(TauDocs, HashAloneAndReturnTypeAlone) {
+  Filter all = parse("BEGIN_EXCLUDE_LIST\n\"#\"\nEND_EXCLUDE_LIST\n");
+  for (const Fn *fn : {&kQuicksort, &kSelect, &kMain, &kMultiply}) expect_excluded_everywhere(all, *fn, true);
+  EXPECT_TRUE(ex(all, "geo::Matrix<T>::scale(T) [with T = double]"));
+
+  // "void#" names every routine returning void. Only a signature or a
+  // template instance's name shows the return type: run-time names of other
+  // functions do not, and are not matched (nor by "void #").
+  for (const char *text : {"BEGIN_EXCLUDE_LIST\nvoid#\nEND_EXCLUDE_LIST\n",
+                           "BEGIN_EXCLUDE_LIST\nvoid #\nEND_EXCLUDE_LIST\n"}) {
+    Filter f = parse(text);
+    for (const Fn *fn : {&kQuicksort, &kSort5, &kInterchange, &kEarlyReport}) {
+      EXPECT_TRUE(ex_c(f, *fn, CompileTime)) << text << fn->c_name;
+      EXPECT_TRUE(ex_cxx(f, *fn, CompileTime)) << text << fn->cxx_name;
+      EXPECT_FALSE(ex_c(f, *fn, RunTime)) << text << fn->c_name;
+      EXPECT_FALSE(ex_cxx(f, *fn, RunTime)) << text << fn->cxx_name;
+    }
+    for (const Fn *fn : {&kSelect, &kEarly, &kMain, &kMultiply}) expect_excluded_everywhere(f, *fn, false);
+    EXPECT_TRUE(ex(f, "void geo::Matrix<T>::scale(T) [with T = double]")) << text;
+    EXPECT_FALSE(ex(f, "double geo::Matrix<T>::sum() const [with T = double]")) << text;
+  }
+}
+
+TEST(TauDocs, TemplateInstancesByTheirArguments) {
+  // TAU's LLVM plugin example: include the instances, then exclude one.
+  Filter f = parse(
+      "BEGIN_INCLUDE_LIST\n"
+      "initialize(#)\n"
+      "void compute_interchange<#>(#**, #**, #**, int, int, int)\n"
+      "END_INCLUDE_LIST\n"
+      "BEGIN_EXCLUDE_LIST\n"
+      "void compute_interchange<int>(int**, int**, int**, int, int, int)\n"
+      "END_EXCLUDE_LIST\n");
+  // Run time: __PRETTY_FUNCTION__ names (GCC's and Clang's forms).
+  EXPECT_FALSE(ex(f, "void compute_interchange(T**, T**, T**, int, int, int) [with T = double]"));
+  EXPECT_TRUE(ex(f, "void compute_interchange(T **, T **, T **, int, int, int) [T = int]"));
+  EXPECT_FALSE(ex(f, "initialize(double **, int)"));
+  EXPECT_TRUE(ex(f, "main"));
+  // Compile time: one guard for all instances, decided by the qualified name.
+  EXPECT_TRUE(f.excludes(Region{"compute_interchange(T **, T **, T **, int, int, int)", "", "m.cpp", true,
+                                "void compute_interchange(T **, T **, T **, int, int, int)"}));
+}
+
+TEST(TauDocs, LoopsRequestWithCSignature) {
+  Filter f = parse("BEGIN_INSTRUMENT_SECTION\n"
+                   "loops file=\"loop_test.c\" routine=\"double multiply(void) C\"\n"
+                   "loops routine=\"#compute#\"\n"
+                   "END_INSTRUMENT_SECTION\n");
+  EXPECT_TRUE(f.wants_loops(Region{"multiply", "multiply", "src/loop_test.c", false, "double multiply(void)"}));
+  EXPECT_FALSE(f.wants_loops(Region{"multiply", "multiply", "other.c", false, "double multiply(void)"}));
+  EXPECT_TRUE(f.wants_loops(Region{"do_compute_step", "do_compute_step", "x.c", false, "void do_compute_step(void)"}));
+  EXPECT_FALSE(f.wants_loops(Region{"main", "main", "x.c", false, "int main(void)"}));
+}
+
+TEST(TauDocs, OtherFormatsKeepTheirMeaning) {
+  // Score-P and hcc patterns are not TAU's: '#' is no wildcard there and a
+  // leading word stays part of the pattern.
+  Filter s = parse("SCOREP_REGION_NAMES_BEGIN\nEXCLUDE int*ear*\nSCOREP_REGION_NAMES_END\n");
+  EXPECT_FALSE(s.excludes(Region{"early", "early", "kl.c", false, "int early(int)"}));
+  Filter h = parse("exclude ear#\n");
+  EXPECT_FALSE(ex(h, "early"));
+  EXPECT_TRUE(ex(h, "ear#"));
 }
 
 TEST(Tau, IncludeListAndExclusionWins) {

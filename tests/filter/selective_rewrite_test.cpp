@@ -7,13 +7,13 @@
 
 namespace {
 
-std::string rewrite(const std::string &code, const std::string &filter_text) {
+std::string rewrite(const std::string &code, const std::string &filter_text, const std::string &file = "t.c") {
   hcc::filter::Filter f;
   std::string error;
   EXPECT_TRUE(f.add_text(filter_text, "t.filt", error)) << error;
   hcc::rewriter::Options o;
   o.filter = &f;
-  hcc::rewriter::Result r = hcc::rewriter::instrumentCode(code, "t.c", {}, o);
+  hcc::rewriter::Result r = hcc::rewriter::instrumentCode(code, file, {}, o);
   EXPECT_TRUE(r.ok);
   return r.output.substr(r.output.find('\n') + 1);  // without the #line
 }
@@ -26,6 +26,54 @@ int work(int n) { return tiny(n); }
 int work(int n) {static hcc_region_desc __hcc_rd0 = {"work", "work", "t.c", 2, 2, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g0, &__hcc_rd0); return tiny(n); }
 )cc";
   EXPECT_EQ(rewrite(in, "BEGIN_EXCLUDE_LIST\nint tiny(int)\nEND_EXCLUDE_LIST\n"), out);
+}
+
+// TAU's signature forms at compile time, where the instrumentor knows each
+// routine's return type and parameters: "int ear#" leaves the void
+// early_report alone; " C" and "(void)" are TAU's spelling of C routines.
+TEST(SelectiveRewrite, TauSignaturesWithReturnTypesAndCSuffix) {
+  const char *in = R"cc(int early(int x) { return x * 2; }
+void early_report(int v) { (void)v; }
+double multiply(void) { return 2.0; }
+void quicksort(int *a, int lo, int hi) { (void)a; (void)lo; (void)hi; }
+int main(int argc, char **argv) { (void)argv; return early(argc); }
+)cc";
+  const char *out = R"cc(int early(int x) { return x * 2; }
+void early_report(int v) {static hcc_region_desc __hcc_rd0 = {"early_report", "early_report", "t.c", 2, 2, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g0, &__hcc_rd0); (void)v; }
+double multiply(void) { return 2.0; }
+void quicksort(int *a, int lo, int hi) { (void)a; (void)lo; (void)hi; }
+int main(int argc, char **argv) { (void)argv; return early(argc); }
+)cc";
+  EXPECT_EQ(rewrite(in,
+                    "BEGIN_EXCLUDE_LIST\n"
+                    "int ear#\n"
+                    "double multiply(void) C\n"
+                    "void quicksort(int *, int, int) C\n"
+                    "int main(int, char **) C\n"
+                    "END_EXCLUDE_LIST\n"),
+            out);
+}
+
+TEST(SelectiveRewrite, TauReturnTypeWildcardInCxx) {
+  const char *in = R"cc(namespace geo {
+struct V {
+  double x;
+  void scale(double f) { x *= f; }
+  double norm() const { return x; }
+};
+}
+int main() { geo::V v{2}; v.scale(2); return v.norm() > 0 ? 0 : 1; }
+)cc";
+  const char *out = R"cc(namespace geo {
+struct V {
+  double x;
+  void scale(double f) { x *= f; }
+  double norm() const {static hcc_region_desc __hcc_rd0 = {"geo::V::norm() const", "_ZNK3geo1V4normEv", "t.cpp", 5, 5, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g0, &__hcc_rd0); return x; }
+};
+}
+int main() {static hcc_region_desc __hcc_rd1 = {"main", "main", "t.cpp", 8, 8, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g1, &__hcc_rd1); geo::V v{2}; v.scale(2); return v.norm() > 0 ? 0 : 1; }
+)cc";
+  EXPECT_EQ(rewrite(in, "BEGIN_EXCLUDE_LIST\nvoid#\nEND_EXCLUDE_LIST\n", "t.cpp"), out);
 }
 
 TEST(SelectiveRewrite, OutermostLoopsOfSelectedRoutinesBecomeRegions) {
