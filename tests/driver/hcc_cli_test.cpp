@@ -613,12 +613,23 @@ TEST_F(Cli, PerLanguageNamesChooseCcAndCxxWhateverTheInputs) {
   };
   Result cc_link = show("hcc-cc", {"a.o", "-o", "app"});  // hcc alone would pick c++
   EXPECT_NE(cc_link.out.find("compiler:     cc -> "), std::string::npos) << cc_link.out;
-  EXPECT_NE(cc_link.out.find("(default of hcc-cc)"), std::string::npos) << cc_link.out;
+  EXPECT_NE(cc_link.out.find("(the name hcc-cc)"), std::string::npos) << cc_link.out;
   Result cxx_c = show("hcc-c++", {"-c", "src/x.c"});  // like c++ x.c
   EXPECT_NE(cxx_c.out.find("compiler:     c++ -> "), std::string::npos) << cxx_c.out;
   Result prefix = show("hcc-cc", {"gcc", "-c", "src/x.c"});  // prefix mode still wins
   EXPECT_NE(prefix.out.find("compiler:     gcc -> "), std::string::npos) << prefix.out;
   EXPECT_NE(show("hcc-cc", {}).out.find("cmake:        "), std::string::npos);
+
+  // Named wrappers, one word with the compiler in the name (make CC=hcc-gcc):
+  // installed ones, and any other hcc-<compiler> symlink.
+  for (const char *name : {"gcc", "g++", "clang", "clang++"}) {
+    Result r = show(std::string("hcc-") + name, {"a.o", "-o", "app"});
+    EXPECT_NE(r.out.find(std::string("compiler:     ") + name + " -> /"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string("(the name hcc-") + name + ")"), std::string::npos) << r.out;
+  }
+  fs::create_symlink(kHcc, work_.path() + "/hcc-gcc-12");
+  Result versioned = run({work_.path() + "/hcc-gcc-12", "--hcc-show-config"}, work_.path(), env());
+  EXPECT_NE(versioned.out.find("compiler:     gcc-12 -> "), std::string::npos) << versioned.out;
 }
 
 TEST_F(Cli, ConftestProgramsAreCompiledPlain) {

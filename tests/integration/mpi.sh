@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# MPI compiler wrappers underneath hcc: prefix mode (`hcc mpicc`),
-# HCC_COMPILER=mpicxx, and find_package(MPI) through the toolchain file.
+# MPI compiler wrappers underneath hcc: prefix mode (`hcc mpicc`), the named
+# wrappers hcc-mpicc/hcc-mpicxx, HCC_COMPILER=mpicxx, and find_package(MPI)
+# through the toolchain file.
 # Each program runs on 2 ranks; with the PMPI wrappers (libhcc_mpi) linked,
 # rank 0 writes one merged profile holding both ranks.
 source "$(dirname "$0")/lib.sh"
@@ -34,6 +35,12 @@ step "hcc mpicc / hcc mpicxx (prefix mode)"
 "$HCC" mpicxx exchange.o ring.o -o ring-prefix 2>> prefix.err
 grep "hcc: warning" prefix.err && fail "hcc warned"
 mpirun_profiled prefix ./ring-prefix
+
+step "named wrappers hcc-mpicc / hcc-mpicxx (one word each, as CC=/CXX= of a makefile)"
+"$IT_BIN/hcc-mpicc" -O2 -c "$P/exchange.c" -o exchange-named.o 2> named.err
+"$IT_BIN/hcc-mpicxx" -O2 "$P/ring.cpp" exchange-named.o -o ring-named 2>> named.err
+grep "hcc: warning" named.err && fail "hcc warned"
+mpirun_profiled named ./ring-named
 
 step "HCC_COMPILER=mpicxx hcc"
 HCC_COMPILER=mpicxx "$HCC" -O2 "$P/ring.cpp" exchange.o -o ring-env 2> env.err
