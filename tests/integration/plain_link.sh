@@ -36,6 +36,23 @@ run_profiled "$PWD/c-prof" c.reference ./c-app
 expect_visits c-prof '^main$=1' '^square$=10' '^fib$=177' '^jump_back$=1' '^jumper$=4' '^greet$=1' '^say$=3'
 [ "$(runtime_loaded_as ./c-app)" = dlopen ] || fail "the objects did not load $RUNTIME: $(runtime_loaded_as ./c-app)"
 
+step "the library loaded by an uninstrumented host with dlopen(RTLD_LOCAL), as Python loads extensions"
+cat > host.c <<'HOST'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (!h) { fprintf(stderr, "%s\n", dlerror()); return 2; }
+  int (*greet)(int) = (int (*)(int))dlsym(h, "greet");
+  printf("greeted %d\n", greet(2));
+  return 0;
+}
+HOST
+gcc host.c -o host
+printf 'hello 0\nhello 1\ngreeted 2\n' > host.reference
+run_profiled "$PWD/host-prof" host.reference ./host "$PWD/libgreet.so"
+expect_visits host-prof '^greet$=1' '^say$=2'
+
 step "C++: hcc -c, then g++ links"
 g++ -O2 -std=c++17 -I"$SRC" "$SRC/app.cpp" "$SRC/shapes.cpp" -o cxx-plain
 ./cxx-plain > cxx.reference
