@@ -25,15 +25,19 @@ typedef void *POMP2_Region_handle;
 typedef int64_t POMP2_Task_handle;
 
 void POMP2_Parallel_fork(POMP2_Region_handle *h, int if_clause, int num_threads,
-                         POMP2_Task_handle *old_task, const char ctc[]) HCC_BIND_(POMP2_Parallel_fork);
+                         POMP2_Task_handle *old_task, const char ctc[])
+    HCC_BIND_(POMP2_Parallel_fork);
 void POMP2_Parallel_begin(POMP2_Region_handle *h) HCC_BIND_(POMP2_Parallel_begin);
-void hcc_pomp_parallel_begin(POMP2_Region_handle *h, POMP2_Task_handle team) HCC_BIND_(hcc_pomp_parallel_begin);
+void hcc_pomp_parallel_begin(POMP2_Region_handle *h, POMP2_Task_handle team)
+    HCC_BIND_(hcc_pomp_parallel_begin);
 void POMP2_Parallel_end(POMP2_Region_handle *h) HCC_BIND_(POMP2_Parallel_end);
-void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task) HCC_BIND_(POMP2_Parallel_join);
+void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task)
+    HCC_BIND_(POMP2_Parallel_join);
 
 void POMP2_For_enter(POMP2_Region_handle *h, const char ctc[]) HCC_BIND_(POMP2_For_enter);
 void POMP2_For_exit(POMP2_Region_handle *h) HCC_BIND_(POMP2_For_exit);
-void POMP2_Workshare_enter(POMP2_Region_handle *h, const char ctc[]) HCC_BIND_(POMP2_Workshare_enter);
+void POMP2_Workshare_enter(POMP2_Region_handle *h, const char ctc[])
+    HCC_BIND_(POMP2_Workshare_enter);
 void POMP2_Workshare_exit(POMP2_Region_handle *h) HCC_BIND_(POMP2_Workshare_exit);
 void POMP2_Sections_enter(POMP2_Region_handle *h, const char ctc[]) HCC_BIND_(POMP2_Sections_enter);
 void POMP2_Sections_exit(POMP2_Region_handle *h) HCC_BIND_(POMP2_Sections_exit);
@@ -57,25 +61,37 @@ void POMP2_Atomic_enter(POMP2_Region_handle *h, const char ctc[]) HCC_BIND_(POMP
 void POMP2_Atomic_exit(POMP2_Region_handle *h) HCC_BIND_(POMP2_Atomic_exit);
 void POMP2_Flush_enter(POMP2_Region_handle *h, const char ctc[]) HCC_BIND_(POMP2_Flush_enter);
 void POMP2_Flush_exit(POMP2_Region_handle *h) HCC_BIND_(POMP2_Flush_exit);
-void POMP2_Barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task, const char ctc[]) HCC_BIND_(POMP2_Barrier_enter);
-void POMP2_Barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task) HCC_BIND_(POMP2_Barrier_exit);
-void POMP2_Implicit_barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task) HCC_BIND_(POMP2_Implicit_barrier_enter);
-void POMP2_Implicit_barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task) HCC_BIND_(POMP2_Implicit_barrier_exit);
-void POMP2_Taskwait_begin(POMP2_Region_handle *h, POMP2_Task_handle *old_task, const char ctc[]) HCC_BIND_(POMP2_Taskwait_begin);
-void POMP2_Taskwait_end(POMP2_Region_handle *h, POMP2_Task_handle old_task) HCC_BIND_(POMP2_Taskwait_end);
+void POMP2_Barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task, const char ctc[])
+    HCC_BIND_(POMP2_Barrier_enter);
+void POMP2_Barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task)
+    HCC_BIND_(POMP2_Barrier_exit);
+void POMP2_Implicit_barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task)
+    HCC_BIND_(POMP2_Implicit_barrier_enter);
+void POMP2_Implicit_barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task)
+    HCC_BIND_(POMP2_Implicit_barrier_exit);
+void POMP2_Taskwait_begin(POMP2_Region_handle *h, POMP2_Task_handle *old_task, const char ctc[])
+    HCC_BIND_(POMP2_Taskwait_begin);
+void POMP2_Taskwait_end(POMP2_Region_handle *h, POMP2_Task_handle old_task)
+    HCC_BIND_(POMP2_Taskwait_end);
 void POMP2_Task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
-                             POMP2_Task_handle *old_task, int if_clause, const char ctc[]) HCC_BIND_(POMP2_Task_create_begin);
-void POMP2_Task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task) HCC_BIND_(POMP2_Task_create_end);
+                             POMP2_Task_handle *old_task, int if_clause, const char ctc[])
+    HCC_BIND_(POMP2_Task_create_begin);
+void POMP2_Task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task)
+    HCC_BIND_(POMP2_Task_create_end);
 void POMP2_Task_begin(POMP2_Region_handle *h, POMP2_Task_handle task) HCC_BIND_(POMP2_Task_begin);
 void POMP2_Task_end(POMP2_Region_handle *h) HCC_BIND_(POMP2_Task_end);
 /* taskgroup, and taskloop (ctc regionType=taskloop; POMP2 has no taskloop
  * event): begin before the construct, end after it, waits included. */
-void POMP2_Taskgroup_begin(POMP2_Region_handle *h, const char ctc[]) HCC_BIND_(POMP2_Taskgroup_begin);
+void POMP2_Taskgroup_begin(POMP2_Region_handle *h, const char ctc[])
+    HCC_BIND_(POMP2_Taskgroup_begin);
 void POMP2_Taskgroup_end(POMP2_Region_handle *h) HCC_BIND_(POMP2_Taskgroup_end);
 void POMP2_Untied_task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
-                                    POMP2_Task_handle *old_task, int if_clause, const char ctc[]) HCC_BIND_(POMP2_Untied_task_create_begin);
-void POMP2_Untied_task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task) HCC_BIND_(POMP2_Untied_task_create_end);
-void POMP2_Untied_task_begin(POMP2_Region_handle *h, POMP2_Task_handle task) HCC_BIND_(POMP2_Untied_task_begin);
+                                    POMP2_Task_handle *old_task, int if_clause, const char ctc[])
+    HCC_BIND_(POMP2_Untied_task_create_begin);
+void POMP2_Untied_task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task)
+    HCC_BIND_(POMP2_Untied_task_create_end);
+void POMP2_Untied_task_begin(POMP2_Region_handle *h, POMP2_Task_handle task)
+    HCC_BIND_(POMP2_Untied_task_begin);
 void POMP2_Untied_task_end(POMP2_Region_handle *h) HCC_BIND_(POMP2_Untied_task_end);
 
 /* Lock wrappers: `lock` is an omp_lock_t* / omp_nest_lock_t*; the real
