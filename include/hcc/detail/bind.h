@@ -361,6 +361,15 @@ __asm__(".pushsection .text.__hcc_bind_v1,\"axG\",@progbits,__hcc_bind_v1,comdat
         ".size __hcc_bind_v1,.-__hcc_bind_v1\n"
         ".popsection\n");
 
+/* Only HCC_BIND_ is for the headers that follow. */
+#undef HCC_BIND_LIST_
+#undef HCC_BIND_ENDBR_
+#undef HCC_BIND_ENTRY_
+#undef HCC_BIND_PUTS_
+#undef HCC_BIND_COMMON_
+#undef HCC_BIND_ALL_
+#undef HCC_BIND_MISSING_
+
 #endif /* x86-64 ELF */
 
 #ifndef HCC_BIND_
