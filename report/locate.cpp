@@ -2,6 +2,7 @@
 #include "locate.hpp"
 
 #include <filesystem>
+#include <regex>
 #include <stdexcept>
 #include <system_error>
 
@@ -10,20 +11,44 @@ namespace fs = std::filesystem;
 namespace hcc::report {
 namespace {
 
-std::string profile_in(const fs::path &dir) {
-  const fs::path f = dir / "profile.cubex";
+// The runtime never overwrites an earlier run's profile: a second run into
+// the same HCC_OUTPUT_DIR writes profile-1.cubex, then profile-2.cubex …
+// The newest of them is the run the user just made.
+std::string profile_in(const fs::path &dir, std::string *note) {
+  static const std::regex name("profile(-[0-9]+)?\\.cubex");
   std::error_code ec;
-  if (!fs::is_regular_file(f, ec))
-    throw std::runtime_error("directory " + dir.string() + " contains no profile.cubex");
-  return f.string();
+  fs::path newest;
+  fs::file_time_type newest_time{};
+  long newest_n = -1;
+  int count = 0;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string base = it->path().filename().string();
+    std::smatch m;
+    if (!std::regex_match(base, m, name) || !it->is_regular_file(ec)) continue;
+    const auto t = fs::last_write_time(it->path(), ec);
+    if (ec) continue;
+    const long n = m[1].matched ? std::stol(m[1].str().substr(1)) : 0;
+    ++count;
+    if (newest.empty() || t > newest_time || (t == newest_time && n > newest_n)) {
+      newest = it->path();
+      newest_time = t;
+      newest_n = n;
+    }
+  }
+  if (newest.empty()) throw std::runtime_error("directory " + dir.string() + " contains no profile.cubex");
+  if (count > 1 && note)
+    *note = "hcc-report: " + dir.string() + " holds " + std::to_string(count) +
+            " profiles (one per run); reading the newest, " + newest.filename().string() +
+            " (name a .cubex file to read another)";
+  return newest.string();
 }
 
 }  // namespace
 
-std::string locate_profile(const std::string &arg, const std::string &cwd) {
+std::string locate_profile(const std::string &arg, const std::string &cwd, std::string *note) {
   std::error_code ec;
   if (!arg.empty()) {
-    if (fs::is_directory(arg, ec)) return profile_in(arg);
+    if (fs::is_directory(arg, ec)) return profile_in(arg, note);
     return arg;  // read_cubex reports a missing or malformed file precisely
   }
   // The runtime writes each run into its own hcc-<...> directory; the newest
@@ -42,7 +67,7 @@ std::string locate_profile(const std::string &arg, const std::string &cwd) {
   }
   if (newest.empty())
     throw std::runtime_error("no PATH given and no hcc-* directory in " + fs::absolute(cwd, ec).string());
-  return profile_in(newest);
+  return profile_in(newest, note);
 }
 
 }  // namespace hcc::report

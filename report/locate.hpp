@@ -7,7 +7,9 @@ namespace hcc::report {
 
 // `arg` is a .cubex file, a directory holding profile.cubex, or empty: then
 // the newest directory named hcc-* in `cwd` (by modification time) is used.
+// In a directory holding several runs' profiles (profile.cubex,
+// profile-1.cubex …) the newest is taken and `note` says so.
 // Throws std::runtime_error naming what was looked for and where.
-std::string locate_profile(const std::string &arg, const std::string &cwd = ".");
+std::string locate_profile(const std::string &arg, const std::string &cwd = ".", std::string *note = nullptr);
 
 }  // namespace hcc::report

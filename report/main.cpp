@@ -49,8 +49,12 @@ int main(int argc, char **argv) {
   }
 
   hcc::profile::Profile p;
+  std::string profile_path;
   try {
-    p = hcc::profile::read_cubex(hcc::report::locate_profile(path));
+    std::string note;
+    profile_path = hcc::report::locate_profile(path, ".", &note);
+    if (!note.empty()) std::cerr << note << "\n";
+    p = hcc::profile::read_cubex(profile_path);
   } catch (const std::exception &e) {
     std::cerr << "hcc-report: " << e.what() << "\n";
     return 2;
@@ -73,7 +77,7 @@ int main(int argc, char **argv) {
     auto syntax = format == "tau"      ? hcc::report::FilterSyntax::Tau
                   : format == "scorep" ? hcc::report::FilterSyntax::ScoreP
                                        : hcc::report::FilterSyntax::Hcc;
-    std::string text = hcc::report::suggest_filter(p, rule, syntax, hcc::report::locate_profile(path));
+    std::string text = hcc::report::suggest_filter(p, rule, syntax, profile_path);
     if (out_file.empty()) {
       std::cout << text;
     } else {

@@ -19,15 +19,20 @@
 #ifndef HCC_HCC_H
 #define HCC_HCC_H
 
+/* Empty unless hcc's prelude binds the calls itself (detail/bind.h). */
+#ifndef HCC_BIND_
+#define HCC_BIND_(name)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void hcc_region_begin(const char *name);
-void hcc_region_end(const char *name);
+void hcc_region_begin(const char *name) HCC_BIND_(hcc_region_begin);
+void hcc_region_end(const char *name) HCC_BIND_(hcc_region_end);
 /* Nested pauses need as many resumes; per thread. */
-void hcc_pause(void);
-void hcc_resume(void);
+void hcc_pause(void) HCC_BIND_(hcc_pause);
+void hcc_resume(void) HCC_BIND_(hcc_resume);
 
 #ifdef __cplusplus
 }

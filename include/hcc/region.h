@@ -10,6 +10,11 @@
 
 #include <stdint.h>
 
+/* Empty unless hcc's prelude binds the calls itself (detail/bind.h). */
+#ifndef HCC_BIND_
+#define HCC_BIND_(name)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,12 +71,12 @@ typedef struct hcc_region_desc {
 /* Enter/exit one region on the calling thread. `exit` must name the same
  * descriptor as the matching `enter`; the runtime repairs the shadow stack
  * when exits were skipped (longjmp), see runtime/core/README.md. */
-void hcc_enter(hcc_region_desc *region);
-void hcc_exit(hcc_region_desc *region);
+void hcc_enter(hcc_region_desc *region) HCC_BIND_(hcc_enter);
+void hcc_exit(hcc_region_desc *region) HCC_BIND_(hcc_exit);
 
 /* Called by instrumented code just before setjmp/sigsetjmp so a later
  * longjmp to `env` can unwind the shadow stack to the right depth. */
-void hcc_setjmp_mark(const void *env);
+void hcc_setjmp_mark(const void *env) HCC_BIND_(hcc_setjmp_mark);
 
 #ifdef __cplusplus
 }

@@ -98,15 +98,13 @@ void choose_by_language(CompilerChoice &c, const CommandLine &cl, const std::str
 bool choose_by_program_name(CompilerChoice &c, const char *argv0, const std::string &self) {
   if (!argv0) return false;
   const std::string name = base_name(argv0);
-  // Only the exact names: `hcc` itself keeps choosing by language.
-  if (name == "hcc-cc") {
-    c.command = {"cc"};
-  } else if (name == "hcc-c++") {
-    c.command = {"c++"};
-  } else {
+  // hcc-<compiler>: hcc-gcc, hcc-clang++, hcc-mpicxx, hcc-gcc-12 … `hcc`
+  // itself keeps choosing by language; hcc-report is another program.
+  const std::string prefix = "hcc-";
+  if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0 || name == "hcc-report")
     return false;
-  }
-  c.how = "default of " + name;
+  c.command = {name.substr(prefix.size())};
+  c.how = "the name " + name;
   resolve(c, self);
   return true;
 }

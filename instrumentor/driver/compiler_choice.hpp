@@ -3,7 +3,7 @@
 // In order: --hcc-compiler=CMD, HCC_COMPILER, "prefix mode" (the first
 // argument names a compiler: `hcc gcc -c x.c`, `hcc mpicxx …`, which is how
 // CMAKE_<LANG>_COMPILER_LAUNCHER calls us), then the name hcc was invoked by
-// (hcc-cc → cc, hcc-c++ → c++), else by language: c++ when a C++
+// (hcc-<compiler> → <compiler>: hcc-cc → cc, hcc-g++ → g++ …), else by language: c++ when a C++
 // input is present, cc for C inputs, c++ for link-only commands (C++ objects
 // then get libstdc++).
 #pragma once
@@ -37,11 +37,12 @@ CompilerChoice choose_explicit(const std::optional<std::string> &option, const c
 // Fills an empty choice from the inputs of the (prefix-stripped) command.
 void choose_by_language(CompilerChoice &choice, const CommandLine &cl, const std::string &self);
 
-// Per-language names of the driver: invoked as `hcc-cc` it behaves like `cc`
-// and as `hcc-c++` like `c++`, whatever the inputs (link-only commands
-// included). Fills an empty choice and returns true when `argv0` is one of
-// them; used where one compiler per language is wanted (CMAKE_C_COMPILER,
-// CC=/CXX= of make and configure).
+// Named wrappers: invoked as `hcc-<compiler>` (a symlink to hcc: hcc-cc,
+// hcc-c++, hcc-gcc, hcc-g++, hcc-clang, hcc-mpicxx …) the driver runs
+// <compiler>, whatever the inputs (link-only commands included). Fills an
+// empty choice and returns true when `argv0` is such a name; used where one
+// word must name one compiler (CMAKE_C_COMPILER, CC=/CXX= of make and
+// configure, makefiles that look at $(CC)'s name or run `which $(CXX)`).
 bool choose_by_program_name(CompilerChoice &choice, const char *argv0, const std::string &self);
 
 }  // namespace hcc::driver

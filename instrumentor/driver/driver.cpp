@@ -218,6 +218,7 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   // temp dir, so the original dir must be searched before any user -iquote.
   std::vector<std::string> cmd = compiler;
   for (const auto &d : work.quote_dirs) cmd.insert(cmd.end(), {"-iquote", d});
+  if (std::string def = runtime_path_define(layout.runtime_library); !def.empty()) cmd.push_back(def);
   cmd.insert(cmd.end(), {"-include", layout.prelude});
   std::optional<std::string> rsp;
   if (args_from_response_file) rsp = write_response_file(work.compile_args, temps);

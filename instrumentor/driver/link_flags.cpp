@@ -13,8 +13,28 @@ std::vector<std::string> runtime_link_flags(const std::string &lib_dir) {
     // -Wl, splits at commas; -Xlinker passes the path as one argument.
     flags.insert(flags.end(), {"-Xlinker", "-rpath", "-Xlinker", lib_dir});
   }
-  flags.push_back("-lhcc");
+  // Objects from hcc carry their own way to the runtime (bind.h), so no
+  // undefined symbol of theirs needs libhcc and --as-needed (a distribution
+  // default, or the user's) would drop it; linked, it precedes libc, which
+  // its interposed longjmp and the PMPI wrappers need.
+  flags.insert(flags.end(), {"-Wl,--push-state,--no-as-needed", "-lhcc", "-Wl,--pop-state"});
   return flags;
+}
+
+std::string runtime_path_define(const std::string &runtime_library) {
+  // The value ends up inside an assembler string inside a C string literal:
+  // escape for the assembler, then for C. A path with a newline gets no
+  // define (the objects then look for libhcc.so in the library path).
+  if (runtime_library.empty() || runtime_library.find_first_of("\n\r") != std::string::npos) return "";
+  auto escape = [](const std::string &in) {
+    std::string out;
+    for (char c : in) {
+      if (c == '\\' || c == '"') out += '\\';
+      out += c;
+    }
+    return out;
+  };
+  return "-DHCC_RUNTIME_LIBRARY_=\"" + escape(escape(runtime_library)) + "\"";
 }
 
 std::vector<std::string> mpi_link_flags(const std::string &lib_dir) {
@@ -23,7 +43,7 @@ std::vector<std::string> mpi_link_flags(const std::string &lib_dir) {
   // libhcc right behind it: loaded as a mere dependency of libhcc_mpi (an
   // uninstrumented program, which --as-needed would drop libhcc from) it
   // would come after libc, and its interposed longjmp could not find libc's.
-  flags.pop_back();
+  flags.resize(flags.size() - 3);  // the --no-as-needed -lhcc group, again below
   flags.insert(flags.end(), {"-Wl,--push-state,--no-as-needed", "-lhcc_mpi", "-lhcc", "-Wl,--pop-state"});
   return flags;
 }

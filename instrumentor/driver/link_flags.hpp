@@ -6,10 +6,16 @@
 
 namespace hcc::driver {
 
-// -L<lib> -Wl,-rpath,<lib> -lhcc: appended after the user's arguments so the
-// runtime resolves the symbols of every instrumented object, and the program
-// finds libhcc.so at run time without LD_LIBRARY_PATH.
+// -L<lib> -Wl,-rpath,<lib> -Wl,--push-state,--no-as-needed -lhcc
+// -Wl,--pop-state: appended after the user's arguments so the program loads
+// the runtime at start-up, ahead of libc (its longjmp interposes), and finds
+// libhcc.so without LD_LIBRARY_PATH.
 std::vector<std::string> runtime_link_flags(const std::string &lib_dir);
+
+// -DHCC_RUNTIME_LIBRARY_="<path>" for instrumented compiles: the runtime an
+// object loads itself when the program was linked without it (a plain link
+// command; include/hcc/detail/bind.h). "" when the path cannot be passed.
+std::string runtime_path_define(const std::string &runtime_library);
 
 // MPI programs also get the PMPI wrappers (libhcc_mpi.so). They must come
 // before libmpi in the executable's DT_NEEDED list, or the program's MPI

@@ -64,6 +64,13 @@ std::string parse_signals(const char *v, Settings &s) {
   return "";
 }
 
+std::string parse_overwrite(const char *v, Settings &s) {
+  if (std::strcmp(v, "0") == 0) s.overwrite = false;
+  else if (std::strcmp(v, "1") == 0) s.overwrite = true;
+  else return "is not 0 or 1";
+  return "";
+}
+
 std::string parse_clock(const char *v, Settings &s) {
   if (std::strcmp(v, "auto") == 0) s.clock = ClockRequest::Auto;
   else if (std::strcmp(v, "tsc") == 0) s.clock = ClockRequest::Tsc;
@@ -74,7 +81,8 @@ std::string parse_clock(const char *v, Settings &s) {
 
 // THE table of HCC_* names. Unknown HCC_* variables draw a warning.
 const Variable kVariables[] = {
-    {"HCC_OUTPUT_DIR", "a new ./hcc-<program>-<date>_<time>", "directory for profile.cubex and summary.txt (created, files replaced)", parse_output_dir},
+    {"HCC_OUTPUT_DIR", "a new ./hcc-<program>-<date>_<time>", "directory for profile.cubex and summary.txt (created; an earlier run's profile there is kept, this run's goes beside it as profile-N.cubex)", parse_output_dir},
+    {"HCC_OVERWRITE", "0", "1: replace the profile an earlier run left in HCC_OUTPUT_DIR instead of writing beside it", parse_overwrite},
     {"HCC_VERBOSE", "1", "0: silent unless something fails; 1: one line naming the profile; 2: details", parse_verbose},
     {"HCC_MAX_DEPTH", "1024", "deepest call path recorded; deeper calls go to one artificial node", parse_max_depth},
     {"HCC_SIGNALS", "1", "0: do not install the write-the-profile-on-fatal-signal handlers", parse_signals},

@@ -16,6 +16,7 @@ struct Settings {
   int verbose = 1;                 // HCC_VERBOSE: 0 quiet, 1 one line, 2 details
   uint32_t max_depth = 1024;       // HCC_MAX_DEPTH
   bool signals = true;             // HCC_SIGNALS
+  bool overwrite = false;          // HCC_OVERWRITE: replace an earlier run's files
   ClockRequest clock = ClockRequest::Auto;  // HCC_CLOCK
 };
 

@@ -8,6 +8,7 @@
  * handlers, where dlsym is not safe. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <gnu/lib-names.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +21,24 @@ enum { J_LONGJMP, J__LONGJMP, J_SIGLONGJMP, J_CHK, J_COUNT };
 static const char *const names[J_COUNT] = {"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"};
 static jump_fn real[J_COUNT];
 
+/* The next definition in the search order: libc's, when libhcc precedes
+ * libc (linked by hcc). A libhcc loaded later (dlopen()ed by objects that
+ * bind the runtime themselves, include/hcc/detail/bind.h, or as a dependency
+ * of a preloaded library) has nothing after it: then the program's calls go
+ * to libc directly and ours is only reached by name, so libc's is taken. */
+static jump_fn lookup(int which) {
+  jump_fn f = (jump_fn)dlsym(RTLD_NEXT, names[which]);
+  if (!f) {
+    void *libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+    if (libc) f = (jump_fn)dlsym(libc, names[which]);
+  }
+  return f;
+}
+
 static jump_fn resolve(int which) {
   jump_fn f = __atomic_load_n(&real[which], __ATOMIC_RELAXED);
   if (!f) {
-    f = (jump_fn)dlsym(RTLD_NEXT, names[which]);
+    f = lookup(which);
     if (!f) {
       fprintf(stderr, "hcc: error: cannot find the real %s: %s\n", names[which], dlerror());
       abort();
@@ -33,8 +48,10 @@ static jump_fn resolve(int which) {
   return f;
 }
 
+/* Only what can be found: a function still missing is an error when (if
+ * ever) it is called, not while the library loads. */
 __attribute__((constructor)) static void resolve_all(void) {
-  for (int i = 0; i < J_COUNT; ++i) resolve(i);
+  for (int i = 0; i < J_COUNT; ++i) __atomic_store_n(&real[i], lookup(i), __ATOMIC_RELAXED);
 }
 
 #define HCC_INTERPOSE __attribute__((visibility("default"), noreturn))

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <stdexcept>
 
 #include "cube/cubex.hpp"
@@ -136,8 +137,13 @@ std::string attr(const profile::Profile &p, const std::string &key) {
   return "";
 }
 
+// The files of one profile: profile<suffix><tag>.cubex and
+// summary<suffix><tag>.txt, e.g. profile.cubex, profile-1.rank-3.cubex.
 struct FileNames {
-  std::string cubex, summary;
+  std::string tag;     // "", ".rank-3", ".fork-123"
+  std::string suffix;  // "" or "-N": an earlier run's files were kept
+  std::string cubex() const { return "profile" + suffix + tag + ".cubex"; }
+  std::string summary() const { return "summary" + suffix + tag + ".txt"; }
 };
 
 std::string &file_tag() {
@@ -145,20 +151,76 @@ std::string &file_tag() {
   return *t;
 }
 
-FileNames file_names() {
-  const RunInfo &run = run_info();
-  if (!run.fork_child && !file_tag().empty())
-    return {"profile." + file_tag() + ".cubex", "summary." + file_tag() + ".txt"};
-  if (!run.fork_child) return {"profile.cubex", "summary.txt"};
-  std::string pid = std::to_string(run.pid);
-  return {"profile.fork-" + pid + ".cubex", "summary.fork-" + pid + ".txt"};
+// The suffix this process chose for each <dir>/<tag> it wrote: writing again
+// replaces its own files, never another run's. Leaked, like chosen_dir().
+std::map<std::string, std::string> &own_suffixes() {
+  static auto *m = new std::map<std::string, std::string>;
+  return *m;
 }
 
-void write_files(const profile::Profile &p, const std::string &dir, const FileNames &names) {
-  profile::write_cubex(p, dir + "/" + names.cubex);
+FileNames file_names() {
+  const RunInfo &run = run_info();
+  if (!run.fork_child && !file_tag().empty()) return {"." + file_tag(), ""};
+  if (!run.fork_child) return {"", ""};
+  return {".fork-" + std::to_string(run.pid), ""};
+}
+
+bool exists(const std::string &path) {
+  struct stat st;
+  return lstat(path.c_str(), &st) == 0;
+}
+
+// Gives the written temporary file `tmp` the first name profile<tag>.cubex,
+// profile-1<tag>.cubex, … that neither this nor another process has taken; link()
+// fails with EEXIST rather than replace, so two runs finishing at once never
+// take the same name. Returns the suffix.
+std::string publish_without_overwriting(const std::string &tmp, const std::string &dir, FileNames names) {
+  for (int n = 0; n < 100000; ++n) {
+    names.suffix = n ? "-" + std::to_string(n) : "";
+    const std::string cubex = dir + "/" + names.cubex();
+    if (exists(dir + "/" + names.summary())) continue;  // a summary without its profile is kept too
+    if (link(tmp.c_str(), cubex.c_str()) == 0) {
+      unlink(tmp.c_str());
+      return names.suffix;
+    }
+    if (errno == EEXIST) continue;
+    // A file system without hard links: look, then rename.
+    if (exists(cubex)) continue;
+    if (rename(tmp.c_str(), cubex.c_str()) != 0) {
+      int e = errno;
+      unlink(tmp.c_str());
+      throw std::runtime_error("cannot rename " + tmp + " to " + cubex + ": " + errno_text(e));
+    }
+    return names.suffix;
+  }
+  unlink(tmp.c_str());
+  throw std::runtime_error("too many profiles in " + dir);
+}
+
+// Writes both files; returns the names used. An earlier run's files are kept
+// unless HCC_OVERWRITE=1 (the cubex file decides the suffix, the summary
+// follows it); the files this process wrote before are replaced.
+FileNames write_files(const profile::Profile &p, const std::string &dir, FileNames names) {
   std::string text = profile::summary_text(p);
   if (!text.empty() && text.back() != '\n') text += '\n';  // a text file ends its last line
-  write_text_atomically(dir + "/" + names.summary, text);
+  pthread_mutex_lock(&g_lock);
+  const std::string key = dir + "/" + names.tag;
+  auto own = own_suffixes().find(key);
+  const bool replace = settings().overwrite || own != own_suffixes().end();
+  if (own != own_suffixes().end()) names.suffix = own->second;
+  pthread_mutex_unlock(&g_lock);
+  if (replace) {
+    profile::write_cubex(p, dir + "/" + names.cubex());
+  } else {
+    const std::string tmp = dir + "/.profile" + names.tag + ".cubex.new." + std::to_string(getpid());
+    profile::write_cubex(p, tmp);
+    names.suffix = publish_without_overwriting(tmp, dir, names);
+  }
+  pthread_mutex_lock(&g_lock);
+  own_suffixes()[key] = names.suffix;
+  pthread_mutex_unlock(&g_lock);
+  write_text_atomically(dir + "/" + names.summary(), text);
+  return names;
 }
 
 }  // namespace
@@ -200,7 +262,7 @@ void set_output_dir_for_testing(const std::string &dir) {
 }
 
 std::string write_profile(const profile::Profile &p) {
-  const FileNames names = file_names();
+  FileNames names = file_names();
   std::string error;
   std::string dir = prepare_output_dir(&error);
   if (!dir.empty()) {
@@ -208,14 +270,23 @@ std::string write_profile(const profile::Profile &p) {
       std::string why;  // it may have been removed since it was chosen (at fork)
       if (!is_dir(dir) && !make_dirs(dir, why))
         throw std::runtime_error("cannot create output directory '" + dir + "': " + why);
-      write_files(p, dir, names);
-      if (settings().verbose >= 1)
-        std::fprintf(stderr, "hcc: profile written to %s/%s\n", dir.c_str(), names.cubex.c_str());
+      names = write_files(p, dir, names);
+      if (settings().verbose >= 1) {
+        std::fprintf(stderr, "hcc: profile written to %s/%s\n", dir.c_str(), names.cubex().c_str());
+        if (!names.suffix.empty()) {
+          FileNames earlier = names;
+          earlier.suffix = "";
+          std::fprintf(stderr,
+                       "hcc: %s already held %s or %s of an earlier run: kept them, this run's profile "
+                       "went beside them (HCC_OVERWRITE=1 replaces them instead)\n",
+                       dir.c_str(), earlier.cubex().c_str(), earlier.summary().c_str());
+        }
+      }
       if (settings().verbose >= 2)
         std::fprintf(stderr, "hcc: %zu thread(s), %zu call paths, %zu regions, clock %s\n",
                      p.locations.size(), p.cnodes.size(), p.regions.size(),
                      attr(p, "clock description").c_str());
-      return dir + "/" + names.cubex;
+      return dir + "/" + names.cubex();
     } catch (const std::exception &e) {
       error = e.what();
     }
@@ -229,15 +300,15 @@ std::string write_profile(const profile::Profile &p) {
     return "";
   }
   try {
-    write_files(p, fallback, names);
+    names = write_files(p, fallback, names);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "hcc: error: %s; the profile is lost\n", e.what());
     return "";
   }
   // Always printed, even with HCC_VERBOSE=0: the user must learn where it went.
   std::fprintf(stderr, "hcc: profile written to fallback directory instead: %s/%s\n", fallback.c_str(),
-               names.cubex.c_str());
-  return fallback + "/" + names.cubex;
+               names.cubex().c_str());
+  return fallback + "/" + names.cubex();
 }
 
 }  // namespace hcc::rt

@@ -45,7 +45,8 @@ median() {
   sort -n times | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.4f", m / 1e6}'
 }
 
-export HCC_VERBOSE=0 HCC_OUTPUT_DIR="$work/runs"
+# One profile per run would pile up: each run replaces the last.
+export HCC_VERBOSE=0 HCC_OUTPUT_DIR="$work/runs" HCC_OVERWRITE=1
 tf=$(median ./full "$n" "$sweeps")
 runs=$((runs * 3))
 tp=$(median ./plain "$n" "$sweeps")

@@ -106,6 +106,7 @@ BENCHMARK(BM_PlainCall);
 int main(int argc, char **argv) {
   std::string dir = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/hcc-bench_enter_exit";
   setenv("HCC_OUTPUT_DIR", dir.c_str(), /*overwrite=*/0);  // before the first event reads it
+  setenv("HCC_OVERWRITE", "1", /*overwrite=*/0);  // each run replaces the last run's profile there
   setenv("HCC_EXCLUDE", "bench_excluded*", /*overwrite=*/0);  // for BM_ExcludedEnterExit
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -10,7 +10,7 @@ command -v hyperfine >/dev/null || { echo "needs hyperfine (apt-get install hype
 for cc in gcc clang; do
   $cc -O2 "$here/tiny_calls.c" -o "$work/plain-$cc"
   "$hcc" --hcc-compiler=$cc -O2 "$here/tiny_calls.c" -o "$work/hcc-$cc"
-  HCC_VERBOSE=0 HCC_OUTPUT_DIR="$work/prof-$cc" hyperfine -N --runs 10 --warmup 1 \
+  HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_OUTPUT_DIR="$work/prof-$cc" hyperfine -N --runs 10 --warmup 1 \
     --export-json "$work/$cc.json" "$work/plain-$cc" "$work/hcc-$cc" >/dev/null
   python3 - "$work/$cc.json" "$cc" <<'PY'
 import json, sys

@@ -249,7 +249,9 @@ TEST_F(Cli, SeveralSourcesInSeveralDirectories) {
   EXPECT_EQ(calls().size(), 2u);
   std::string prelude = build_prefix() + "/include/hcc/detail/inject.h";
   EXPECT_NE(r.err.find("hcc: compiler: /"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("c++ -iquote a -iquote b -include " + prelude + " -c /"), std::string::npos)
+  EXPECT_NE(r.err.find("c++ -iquote a -iquote b '-DHCC_RUNTIME_LIBRARY_=\"" + build_prefix() +
+                        "/lib/libhcc.so\"' -include " + prelude + " -c /"),
+            std::string::npos)
       << r.err;
 }
 
@@ -575,7 +577,8 @@ TEST_F(Cli, RelocatedPrefixLinksTheRuntimeAndTheProgramRuns) {
   Result l = hcc_at(prefix, {"--hcc-verbose", "main.o", "util.o", "-o", "app2"});
   ASSERT_EQ(l.status, 0) << l.err;
   std::string lib = prefix + "/lib";
-  EXPECT_NE(l.err.find("main.o util.o -o app2 -L" + lib + " -Wl,-rpath," + lib + " -lhcc\n"),
+  EXPECT_NE(l.err.find("main.o util.o -o app2 -L" + lib + " -Wl,-rpath," + lib +
+                       " -Wl,--push-state,--no-as-needed -lhcc -Wl,--pop-state\n"),
             std::string::npos) << l.err;
   Result a2 = run_app("app2");
   EXPECT_EQ(a2.out, "util=42\n");
@@ -584,7 +587,7 @@ TEST_F(Cli, RelocatedPrefixLinksTheRuntimeAndTheProgramRuns) {
   // Shared libraries carry the runtime too; a partial link (-r) does not.
   Result so = hcc_at(prefix, {"--hcc-verbose", "-shared", "util.o", "-o", "libu.so"});
   EXPECT_EQ(so.status, 0) << so.err;
-  EXPECT_NE(so.err.find(" -lhcc\n"), std::string::npos) << so.err;
+  EXPECT_NE(so.err.find(" -lhcc -Wl,--pop-state\n"), std::string::npos) << so.err;
   Result rel = hcc_at(prefix, {"--hcc-verbose", "-r", "main.o", "util.o", "-o", "both.o"});
   EXPECT_EQ(rel.status, 0) << rel.err;
   EXPECT_EQ(rel.err.find("-lhcc"), std::string::npos) << rel.err;
@@ -612,12 +615,23 @@ TEST_F(Cli, PerLanguageNamesChooseCcAndCxxWhateverTheInputs) {
   };
   Result cc_link = show("hcc-cc", {"a.o", "-o", "app"});  // hcc alone would pick c++
   EXPECT_NE(cc_link.out.find("compiler:     cc -> "), std::string::npos) << cc_link.out;
-  EXPECT_NE(cc_link.out.find("(default of hcc-cc)"), std::string::npos) << cc_link.out;
+  EXPECT_NE(cc_link.out.find("(the name hcc-cc)"), std::string::npos) << cc_link.out;
   Result cxx_c = show("hcc-c++", {"-c", "src/x.c"});  // like c++ x.c
   EXPECT_NE(cxx_c.out.find("compiler:     c++ -> "), std::string::npos) << cxx_c.out;
   Result prefix = show("hcc-cc", {"gcc", "-c", "src/x.c"});  // prefix mode still wins
   EXPECT_NE(prefix.out.find("compiler:     gcc -> "), std::string::npos) << prefix.out;
   EXPECT_NE(show("hcc-cc", {}).out.find("cmake:        "), std::string::npos);
+
+  // Named wrappers, one word with the compiler in the name (make CC=hcc-gcc):
+  // installed ones, and any other hcc-<compiler> symlink.
+  for (const char *name : {"gcc", "g++", "clang", "clang++"}) {
+    Result r = show(std::string("hcc-") + name, {"a.o", "-o", "app"});
+    EXPECT_NE(r.out.find(std::string("compiler:     ") + name + " -> /"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string("(the name hcc-") + name + ")"), std::string::npos) << r.out;
+  }
+  fs::create_symlink(kHcc, work_.path() + "/hcc-gcc-12");
+  Result versioned = run({work_.path() + "/hcc-gcc-12", "--hcc-show-config"}, work_.path(), env());
+  EXPECT_NE(versioned.out.find("compiler:     gcc-12 -> "), std::string::npos) << versioned.out;
 }
 
 TEST_F(Cli, ConftestProgramsAreCompiledPlain) {

@@ -51,11 +51,24 @@ TEST(HccOptions, WrapperSwitch) {
 }
 
 TEST(LinkFlags, RuntimeAndRpath) {
+  // --no-as-needed: objects from hcc need no symbol of libhcc (they bind the
+  // runtime themselves), yet a program linked by hcc must load it at start-up.
   EXPECT_EQ(runtime_link_flags("/opt/hcc/lib"),
-            (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-lhcc"}));
+            (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-Wl,--push-state,--no-as-needed", "-lhcc",
+                  "-Wl,--pop-state"}));
   // -Wl, would split a path with a comma.
   EXPECT_EQ(runtime_link_flags("/opt/a,b/lib"),
-            (Args{"-L/opt/a,b/lib", "-Xlinker", "-rpath", "-Xlinker", "/opt/a,b/lib", "-lhcc"}));
+            (Args{"-L/opt/a,b/lib", "-Xlinker", "-rpath", "-Xlinker", "/opt/a,b/lib",
+                  "-Wl,--push-state,--no-as-needed", "-lhcc", "-Wl,--pop-state"}));
+}
+
+TEST(LinkFlags, RuntimePathDefineIsEscapedTwice) {
+  EXPECT_EQ(runtime_path_define("/opt/hcc/lib/libhcc.so"), "-DHCC_RUNTIME_LIBRARY_=\"/opt/hcc/lib/libhcc.so\"");
+  // A quote or backslash passes through C and then the assembler.
+  EXPECT_EQ(runtime_path_define("/opt/a\"b\\c/libhcc.so"),
+            "-DHCC_RUNTIME_LIBRARY_=\"/opt/a\\\\\\\"b\\\\\\\\c/libhcc.so\"");
+  EXPECT_EQ(runtime_path_define("/opt/new\nline/libhcc.so"), "");
+  EXPECT_EQ(runtime_path_define(""), "");
 }
 
 TEST(Paths, Helpers) {

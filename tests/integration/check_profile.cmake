@@ -1,8 +1,11 @@
 # cmake -DJSON=<hcc-report --json output> -DREGIONS="<regex>;<regex>…" -P check_profile.cmake
+# cmake -DJSON=… -DVISITS="<regex>=<n>;…" -P check_profile.cmake
 #
-# Fails unless, for every regex, some region of the profile has a matching
-# name and a call path of that region was visited at least once. CMake's
-# own JSON parser, so the integration tests need nothing beyond CMake and sh.
+# REGIONS: fails unless, for every regex, some region of the profile has a
+# matching name and a call path of that region was visited at least once.
+# VISITS: fails unless the regions matching each regex were visited exactly
+# n times in all, summed over call paths and locations. CMake's own JSON
+# parser, so the integration tests need nothing beyond CMake and sh.
 cmake_minimum_required(VERSION 3.19)
 if(NOT EXISTS "${JSON}")
   message(FATAL_ERROR "no profile JSON at '${JSON}'")
@@ -47,7 +50,24 @@ foreach(want IN LISTS REGIONS)
     endif()
   endforeach()
   if(NOT found)
-    list(APPEND missing "${want}")
+    list(APPEND missing "no visited region matching ${want}")
+  endif()
+endforeach()
+foreach(want IN LISTS VISITS)
+  string(REGEX MATCH "^(.*)=([0-9]+)$" ok "${want}")
+  if(NOT ok)
+    message(FATAL_ERROR "VISITS entry '${want}' is not <regex>=<count>")
+  endif()
+  set(re "${CMAKE_MATCH_1}")
+  set(expected "${CMAKE_MATCH_2}")
+  set(total 0)
+  foreach(id IN LISTS ids)
+    if(name_${id} MATCHES "${re}")
+      math(EXPR total "${total} + ${visits_${id}}")
+    endif()
+  endforeach()
+  if(NOT total EQUAL expected)
+    list(APPEND missing "${re} visited ${total} times, expected ${expected}")
   endif()
 endforeach()
 if(missing)
@@ -55,6 +75,6 @@ if(missing)
   foreach(id IN LISTS ids)
     list(APPEND have "${name_${id}}(${visits_${id}})")
   endforeach()
-  message(FATAL_ERROR "profile ${JSON}: no visited region matching: ${missing}\n  regions(visits): ${have}")
+  message(FATAL_ERROR "profile ${JSON}: ${missing}\n  regions(visits): ${have}")
 endif()
-message(STATUS "profile ok: ${REGIONS}")
+message(STATUS "profile ok: ${REGIONS} ${VISITS}")

@@ -53,6 +53,16 @@ expect_regions() {
     || fail "regions missing in $dir"
 }
 
+# expect_visits <profile dir> '<regex>=<n>'…: the regions matching each regex
+# were visited exactly n times (summed over call paths and threads).
+expect_visits() {
+  local dir=$1
+  shift
+  local IFS=';'
+  "$CMAKE" -DJSON="$dir/report.json" -DVISITS="$*" -P "$IT_SRC/tests/integration/check_profile.cmake" \
+    || fail "visits differ in $dir"
+}
+
 HCC_REPORT="$IT_BIN/hcc-report"
 SAMPLE="$IT_SRC/samples/cmake-project"
 # The sample's regions: the C library's (static helpers included) and the

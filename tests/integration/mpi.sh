@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# MPI compiler wrappers underneath hcc: prefix mode (`hcc mpicc`),
-# HCC_COMPILER=mpicxx, and find_package(MPI) through the toolchain file.
+# MPI compiler wrappers underneath hcc: prefix mode (`hcc mpicc`), the named
+# wrappers hcc-mpicc/hcc-mpicxx, HCC_COMPILER=mpicxx, and find_package(MPI)
+# through the toolchain file.
 # Each program runs on 2 ranks; with the PMPI wrappers (libhcc_mpi) linked,
 # rank 0 writes one merged profile holding both ranks.
 source "$(dirname "$0")/lib.sh"
@@ -34,6 +35,29 @@ step "hcc mpicc / hcc mpicxx (prefix mode)"
 "$HCC" mpicxx exchange.o ring.o -o ring-prefix 2>> prefix.err
 grep "hcc: warning" prefix.err && fail "hcc warned"
 mpirun_profiled prefix ./ring-prefix
+
+step "named wrappers hcc-mpicc / hcc-mpicxx (one word each, as CC=/CXX= of a makefile)"
+"$IT_BIN/hcc-mpicc" -O2 -c "$P/exchange.c" -o exchange-named.o 2> named.err
+"$IT_BIN/hcc-mpicxx" -O2 "$P/ring.cpp" exchange-named.o -o ring-named 2>> named.err
+grep "hcc: warning" named.err && fail "hcc warned"
+mpirun_profiled named ./ring-named
+
+step "hcc -c objects linked by plain mpicxx: no PMPI wrappers, unless preloaded"
+mpicxx exchange-named.o ring.o -o ring-plainlink
+rm -rf plainlink-*
+timeout 120 mpirun -np 2 sh -c "HCC_OUTPUT_DIR=$PWD/plainlink-\$OMPI_COMM_WORLD_RANK exec ./ring-plainlink" \
+  > plainlink.out || fail "mpirun ./ring-plainlink"
+grep -q "^ranks=2 sum=3$" plainlink.out || { cat plainlink.out; fail "./ring-plainlink output"; }
+# Each rank is a program of its own: its own profile, its own code only.
+for r in 0 1; do
+  [ -f "plainlink-$r/profile.cubex" ] || fail "rank $r wrote no profile of its own"
+  "$HCC_REPORT" --json "plainlink-$r" > "plainlink-$r/report.json"
+  expect_regions "plainlink-$r" '^main$' '^ring_exchange$'
+  grep -q '"name": *"MPI_Init"' "plainlink-$r/report.json" && fail "MPI measured without the PMPI wrappers?"
+done
+# LD_PRELOAD puts the wrappers (and libhcc) ahead of libmpi: MPI is measured
+# and rank 0 writes the merged profile, as after an hcc link.
+mpirun_profiled preload "env LD_PRELOAD=$IT_BUILD_DIR/lib/libhcc_mpi.so ./ring-plainlink"
 
 step "HCC_COMPILER=mpicxx hcc"
 HCC_COMPILER=mpicxx "$HCC" -O2 "$P/ring.cpp" exchange.o -o ring-env 2> env.err

@@ -359,6 +359,33 @@ TEST(MpiE2E, NoFinalizeEveryRankWritesItsOwn) {
   const Profile p = Profile::load(out + "/profile.rank-1.cubex");
   EXPECT_EQ(p.visits("main/work/MPI_Allreduce"), 1);
   EXPECT_EQ(p.json()["locations"].size(), 1u);
+
+  // The same job again into the same directory: the first run's files stay.
+  run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(exe) + " exit");
+  EXPECT_EQ(cubex_files(out), (std::vector<std::string>{"profile-1.rank-0.cubex", "profile-1.rank-1.cubex",
+                                                         "profile.rank-0.cubex", "profile.rank-1.cubex"}));
+  EXPECT_EQ(Profile::load(out + "/profile-1.rank-1.cubex").visits("main/work/MPI_Allreduce"), 1);
+}
+
+// Two MPI runs into one HCC_OUTPUT_DIR: rank 0 writes the second merged
+// profile beside the first, which is kept, and says so.
+TEST(MpiE2E, SecondRunIntoTheSameDirectoryKeepsTheFirst) {
+  const std::string dir = scratch_dir("tworuns");
+  const std::string exe = build(dir, "ring.c", "hcc");
+  const std::string out = dir + "/out";
+  const std::string cmd = "HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(exe);
+  ASSERT_EQ(run(cmd).status, 0);
+  const RunResult second = run(cmd);
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(cubex_files(out), (std::vector<std::string>{"profile-1.cubex", "profile.cubex"}));
+  EXPECT_NE(second.err.find("hcc: profile written to " + out + "/profile-1.cubex\n"), std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find("already held profile.cubex or summary.txt of an earlier run"), std::string::npos)
+      << second.err;
+  for (const char *name : {"/profile.cubex", "/profile-1.cubex"}) {
+    const Profile p = Profile::load(out + name);
+    EXPECT_EQ(p.locations(), 4u) << name;  // 2 ranks x 2 threads, in both
+  }
 }
 
 TEST(MpiE2E, AbortWritesTheAbortingRank) {

@@ -138,6 +138,28 @@ TEST(Report, DirectoryArgumentAndNewestRunDirectory) {
   EXPECT_EQ(json::parse(newest.out)["regions"][0]["name"], "main");
 }
 
+// The runtime writes a later run into the same HCC_OUTPUT_DIR beside the
+// earlier one (profile-1.cubex …): a directory means its newest profile.
+TEST(Report, DirectoryWithSeveralRunsReadsTheNewestAndSaysSo) {
+  TempDir d;
+  fs::create_directory(d.path / "out");
+  Profile first = sample_profile();
+  first.regions[0].name = "first_main";
+  write_cubex(first, (d.path / "out" / "profile.cubex").string());
+  write_cubex(sample_profile(), (d.path / "out" / "profile-1.cubex").string());
+  fs::last_write_time(d.path / "out" / "profile.cubex", fs::file_time_type::clock::now() - std::chrono::hours(1));
+  const Result r = report("--json " + quote((d.path / "out").string()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["regions"][0]["name"], "main");
+  EXPECT_NE(r.err.find("holds 2 profiles (one per run); reading the newest, profile-1.cubex"), std::string::npos)
+      << r.err;
+  // A file named explicitly is read, whatever is newer.
+  const Result f = report("--json " + quote((d.path / "out" / "profile.cubex").string()));
+  ASSERT_EQ(f.status, 0) << f.err;
+  EXPECT_EQ(json::parse(f.out)["regions"][0]["name"], "first_main");
+  EXPECT_EQ(f.err, "");
+}
+
 TEST(Report, BadInputExitsWith2AndNamesIt) {
   TempDir d;
   const Result missing = report(quote(d.file("nope.cubex")));

@@ -51,10 +51,11 @@ TEST(Env, NumbersMustBeWholeAndInRange) {
 }
 
 TEST(Env, OtherBadValues) {
-  auto r = parse_environment({"HCC_SIGNALS=yes", "HCC_CLOCK=rdtsc", "HCC_OUTPUT_DIR="});
+  auto r = parse_environment({"HCC_SIGNALS=yes", "HCC_CLOCK=rdtsc", "HCC_OUTPUT_DIR=", "HCC_OVERWRITE=yes"});
   EXPECT_EQ(r.messages, (Msgs{"hcc: error: HCC_SIGNALS='yes' is not 0 or 1; using 1",
                               "hcc: error: HCC_CLOCK='rdtsc' is not auto, tsc or monotonic; using auto",
-                              "hcc: error: HCC_OUTPUT_DIR='' is empty; using a new ./hcc-<program>-<date>_<time>"}));
+                              "hcc: error: HCC_OUTPUT_DIR='' is empty; using a new ./hcc-<program>-<date>_<time>",
+                              "hcc: error: HCC_OVERWRITE='yes' is not 0 or 1; using 0"}));
   EXPECT_TRUE(r.signals);
   EXPECT_EQ(r.clock, "auto");
 }

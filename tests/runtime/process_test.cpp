@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "cube/cubex.hpp"
@@ -181,16 +182,48 @@ TEST_F(Process, DefaultDirectoryIsNewForEveryRun) {
   for (auto &t : taken) EXPECT_TRUE(fs::is_empty(dir_ / "cwd" / t)) << t << " was reused";
 }
 
-TEST_F(Process, ExistingFilesInTheOutputDirectoryAreReplaced) {
+// Three programs run one after another into one HCC_OUTPUT_DIR: each
+// profile survives, the later ones beside the first, and the user is told.
+TEST_F(Process, AnEarlierRunsProfileIsKeptAndTheNextGoesBesideIt) {
   fs::create_directories(out());
   std::ofstream(out() + "/profile.cubex") << "old";
   std::ofstream(out() + "/summary.txt") << "old";
-  Outcome r = run("calls", {out_env()});
-  EXPECT_TRUE(r.exited(0));
+  auto content = [](const std::string &path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  Outcome r1 = run("calls", {out_env()});
+  EXPECT_TRUE(r1.exited(0));
+  EXPECT_TRUE(has_line(r1, "hcc: profile written to " + out() + "/profile-1.cubex")) << r1.err;
+  EXPECT_TRUE(has_line(r1, "hcc: " + out() +
+                               " already held profile.cubex or summary.txt of an earlier run: kept them, this run's "
+                               "profile went beside them (HCC_OVERWRITE=1 replaces them instead)"))
+      << r1.err;
+  EXPECT_EQ(content(out() + "/profile.cubex"), "old");
+  EXPECT_EQ(content(out() + "/summary.txt"), "old");
+  auto p1 = hcc::profile::read_cubex(out() + "/profile-1.cubex");
+  EXPECT_EQ(tu::total(p1, "visits", find_path(p1, {"probe_main", "a", "b"})), 1.0);
+  EXPECT_NE(content(out() + "/summary-1.txt").find("probe_main"), std::string::npos);
+
+  Outcome r2 = run("calls", {out_env(), "HCC_VERBOSE=0"});
+  EXPECT_TRUE(r2.exited(0));
+  EXPECT_EQ(r2.err, "");  // quiet is quiet, also about the new name
+  EXPECT_NO_THROW(hcc::profile::read_cubex(out() + "/profile-2.cubex"));
+  std::set<std::string> names;
+  for (auto &e : fs::directory_iterator(out())) names.insert(e.path().filename().string());
+  // No temporary file is left behind.
+  EXPECT_EQ(names, (std::set<std::string>{"profile.cubex", "summary.txt", "profile-1.cubex", "summary-1.txt",
+                                          "profile-2.cubex", "summary-2.txt"}));
+
+  // HCC_OVERWRITE=1: the plain names are replaced, nothing is added.
+  Outcome r3 = run("calls", {out_env(), "HCC_OVERWRITE=1"});
+  EXPECT_TRUE(r3.exited(0));
+  EXPECT_EQ(r3.err, "hcc: profile written to " + out() + "/profile.cubex\n");
   EXPECT_NO_THROW(hcc::profile::read_cubex(out() + "/profile.cubex"));
-  EXPECT_GT(fs::file_size(out() + "/summary.txt"), 3u);
-  for (auto &e : fs::directory_iterator(out()))  // no temporary files left
-    EXPECT_TRUE(e.path().filename() == "profile.cubex" || e.path().filename() == "summary.txt") << e.path();
+  EXPECT_NE(content(out() + "/summary.txt"), "old");
+  EXPECT_EQ(std::distance(fs::directory_iterator(out()), fs::directory_iterator()), 6);
 }
 
 TEST_F(Process, UnwritableDirectoryFallsBackToTmpdir) {
@@ -209,8 +242,8 @@ TEST_F(Process, VerboseLevels) {
   Outcome quiet = run("calls", {out_env(), "HCC_VERBOSE=0"});
   EXPECT_EQ(quiet.err, "");
   EXPECT_TRUE(fs::exists(out() + "/profile.cubex"));
-  Outcome loud = run("calls", {out_env(), "HCC_VERBOSE=2"});
-  EXPECT_TRUE(has_line(loud, "hcc: profile written to " + out() + "/profile.cubex")) << loud.err;
+  Outcome loud = run("calls", {"HCC_OUTPUT_DIR=" + out() + "2", "HCC_VERBOSE=2"});
+  EXPECT_TRUE(has_line(loud, "hcc: profile written to " + out() + "2/profile.cubex")) << loud.err;
   EXPECT_NE(loud.err.find("1 thread(s)"), std::string::npos) << loud.err;
   EXPECT_NE(loud.err.find("clock "), std::string::npos) << loud.err;
 }

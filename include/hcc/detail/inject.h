@@ -19,6 +19,9 @@
 #ifndef HCC_INSTRUMENTED
 #define HCC_INSTRUMENTED 1
 #endif
+/* First: the runtime calls bind through this object's own trampolines, so a
+ * plain link command (without libhcc) links and measures (bind.h). */
+#include "bind.h"
 #include "../region.h"
 #include "../hcc.h"
 #include "../pomp2.h"  /* calls the instrumentor writes around OpenMP directives */

@@ -1,0 +1,3 @@
+#pragma once
+#include <vector>
+long relax(const std::vector<double> &v, std::vector<double> &next);
