@@ -13,6 +13,7 @@ packages=(
   python3                                                         # generates the PMPI wrappers (wrappers/gen_wrappers.py)
   libpapi-dev papi-tools                                           # HCC_METRICS counters (runtime/counters); papi_avail lists events
   libomp-dev                                                       # clang -fopenmp (libomp) for the OpenMP tests (tests/openmp)
+  hyperfine                                                        # whole-program and build-time benchmarks (tests/bench/*.sh)
 )
 
 missing=()
