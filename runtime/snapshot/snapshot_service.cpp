@@ -103,23 +103,30 @@ void *loop(void *) {
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
+  const double whole = std::floor(g_period);
+  auto advance = [&](timespec &t) {
+    t.tv_sec += time_t(whole);
+    t.tv_nsec += long((g_period - whole) * 1e9);
+    if (t.tv_nsec >= 1000000000L) t.tv_sec += 1, t.tv_nsec -= 1000000000L;
+  };
+  advance(next);
   pthread_mutex_lock(&g_lock);
   for (;;) {
-    const double whole = std::floor(g_period);
-    next.tv_sec += time_t(whole);
-    next.tv_nsec += long((g_period - whole) * 1e9);
-    if (next.tv_nsec >= 1000000000L) next.tv_sec += 1, next.tv_nsec -= 1000000000L;
     while (!g_stop && pthread_cond_timedwait(&g_wake, &g_lock, &next) != ETIMEDOUT) {
     }
     if (g_stop) break;
+    advance(next);  // every SECONDS from the first event, not from the last snapshot's end
     if (g_hold.load()) continue;
     pthread_mutex_unlock(&g_lock);
     take();
     pthread_mutex_lock(&g_lock);
-    // A snapshot slower than the period: the next one waits a whole period.
+    // A snapshot that took longer than the period: the next one waits a whole period.
     timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec)) next = now;
+    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec)) {
+      next = now;
+      advance(next);
+    }
   }
   pthread_mutex_unlock(&g_lock);
   return nullptr;
