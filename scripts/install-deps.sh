@@ -13,6 +13,7 @@ packages=(
   python3                                                         # generates the PMPI wrappers (wrappers/gen_wrappers.py)
   libpapi-dev papi-tools                                           # HCC_METRICS counters (runtime/counters); papi_avail lists events
   libomp-dev                                                       # clang -fopenmp (libomp) for the OpenMP tests (tests/openmp)
+  libotf2-trace-dev otf2-tools                                     # HCC_TRACE writes OTF2 (runtime/trace); otf2-print checks it (tests/trace)
 )
 
 missing=()
