@@ -251,7 +251,7 @@ __attribute__((noinline, cold)) bool flush(TraceThread *tt) {
     return false;
   }
   std::string why;
-  bool ok = (tt->spill_fd >= 0 || open_spill(tt, why)) &&
+  bool ok = (tt->spill_fd >= 0 || (tt->spill_fd == -1 && open_spill(tt, why))) &&
             write_all(tt->spill_fd, tt->buf, sizeof(Record) * tt->n, why);
   if (ok) {
     tt->spilled += tt->n;
@@ -343,6 +343,36 @@ void on_exit(ThreadState *ts, uint32_t target, uint64_t t) {
   }
 }
 
+// A thread that ends keeps no buffer: what it holds goes to its spill file
+// (a program that starts thousands of threads must not keep 4 MiB for each,
+// nor a file descriptor); the writer reads the file back by name.
+void on_thread_end(ThreadState *) {
+  TraceThread *tt = t_tt;
+  if (!tt) return;
+  t_tt = nullptr;
+  pthread_mutex_lock(&tt->lock);
+  if (!g_stop.load(std::memory_order_acquire) && tt->n > 0) {
+    std::string why;
+    if ((tt->spill_fd >= 0 || (tt->spill_fd == -1 && open_spill(tt, why))) &&
+        write_all(tt->spill_fd, tt->buf, sizeof(Record) * tt->n, why)) {
+      tt->spilled += tt->n;
+    } else {
+      uint64_t events = 0;
+      for (uint32_t i = 0; i < tt->n; ++i) events += tt->buf[i].kind <= kLeave;
+      tt->lost += events;
+      std::fprintf(stderr, "hcc: error: HCC_TRACE: thread %u ended and its last events could not be written (%s); "
+                   "they are lost and counted\n", tt->ts->location, why.empty() ? "no spill file" : why.c_str());
+    }
+    if (tt->spill_fd >= 0) close(tt->spill_fd);
+    tt->spill_fd = -1;
+    tt->n = 0;
+    tt->published.store(0, std::memory_order_release);
+    std::free(tt->buf);
+    tt->buf = nullptr;
+  }
+  pthread_mutex_unlock(&tt->lock);
+}
+
 // --- the end -------------------------------------------------------------
 
 std::string archive_name() {
@@ -364,7 +394,7 @@ void before_build() {
   write_archive(serial_collectives(), *g_problem, archive_name());
 }
 
-const EventService kService = {service_init, on_thread_start, on_enter, on_exit, nullptr, before_build};
+const EventService kService = {service_init, on_thread_start, on_enter, on_exit, on_thread_end, before_build};
 
 __attribute__((constructor)) void register_service() { register_event_service(&kService); }
 
@@ -386,13 +416,16 @@ void stop_recording() { g_stop.store(true, std::memory_order_release); }
 bool read_records(TraceThread *tt, const std::function<void(const Record *, size_t)> &f, std::string *error) {
   pthread_mutex_lock(&tt->lock);
   bool ok = true;
+  int fd = tt->spill_fd;
+  const bool reopened = fd < 0 && tt->spilled > 0;
+  if (reopened) fd = open(tt->spill_path.c_str(), O_RDONLY | O_CLOEXEC);
   if (tt->spilled > 0) {
     constexpr size_t kChunk = 65536;
     std::vector<Record> chunk(kChunk);
     uint64_t done = 0;
     while (done < tt->spilled) {
       size_t want = size_t(std::min<uint64_t>(kChunk, tt->spilled - done));
-      ssize_t got = tt->spill_fd >= 0 ? pread(tt->spill_fd, chunk.data(), want * sizeof(Record), off_t(done * sizeof(Record))) : -1;
+      ssize_t got = fd >= 0 ? pread(fd, chunk.data(), want * sizeof(Record), off_t(done * sizeof(Record))) : -1;
       if (got <= 0 || size_t(got) % sizeof(Record) != 0) {
         if (error) *error = "cannot read back " + tt->spill_path + ": " + (got < 0 ? std::strerror(errno) : "file too short");
         ok = false;
@@ -402,8 +435,9 @@ bool read_records(TraceThread *tt, const std::function<void(const Record *, size
       done += uint64_t(got) / sizeof(Record);
     }
   }
+  if (reopened && fd >= 0) close(fd);
   const uint32_t n = tt->published.load(std::memory_order_acquire);
-  if (n) f(tt->buf, n);
+  if (n && tt->buf) f(tt->buf, n);
   pthread_mutex_unlock(&tt->lock);
   return ok;
 }
