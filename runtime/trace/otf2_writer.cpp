@@ -412,9 +412,16 @@ std::string human_bytes(double b) {
 
 const hcc_svc_collectives &serial_collectives() { return kSerial; }
 
-void write_archive(const Coll &c, const std::string &problem, const std::string &name) {
+void write_archive(const Coll &c, const std::string &problem_in, const std::string &name) {
   stop_recording();
-  const bool requested = problem != "HCC_TRACE is not set";
+  const bool requested = problem_in != "HCC_TRACE is not set";
+  std::string problem = problem_in;
+  std::string dir_error;
+  std::string dir;
+  if (problem.empty()) {
+    dir = prepare_output_dir(&dir_error);
+    if (dir.empty()) problem = dir_error.empty() ? "no output directory" : dir_error;
+  }
 
   // 0. Does everybody write?
   {
@@ -449,8 +456,6 @@ void write_archive(const Coll &c, const std::string &problem, const std::string 
   }
   std::string why;
   const otf2::Api &api = *otf2::load(&why);
-  std::string dir_error;
-  const std::string dir = prepare_output_dir(&dir_error);
   const std::vector<ThreadState *> threads = threads_snapshot();
   const std::vector<RegionInfo> regions = regions_snapshot();
 
