@@ -42,150 +42,18 @@
 #include "trace/otf2_api.hpp"
 #include "trace/trace_state.hpp"
 #include "trace/wire.hpp"
+#include "trace/collectives.hpp"
+#include "trace/event_converter.hpp"
 
 #ifndef HCC_VERSION
 #define HCC_VERSION "unknown"
 #endif
-
-// OTF2 leaves this struct to whoever provides the collectives.
-struct OTF2_CollectiveContext {
-  const hcc_svc_collectives *c;
-};
 
 namespace hcc::rt::trace {
 
 namespace {
 
 using Coll = hcc_svc_collectives;
-
-// --- the collectives of a single process ---------------------------------
-
-int s_barrier(void *) { return 0; }
-int s_bcast(void *, void *, uint64_t, int) { return 0; }
-int s_gather(void *, const void *in, void *out, uint64_t bytes, int) {
-  if (bytes) std::memmove(out, in, bytes);
-  return 0;
-}
-int s_gatherv(void *, const void *in, uint64_t in_bytes, void *out, const uint64_t *, int) {
-  if (in_bytes) std::memmove(out, in, in_bytes);
-  return 0;
-}
-int s_scatter(void *, const void *in, void *out, uint64_t bytes, int) {
-  if (bytes) std::memmove(out, in, bytes);
-  return 0;
-}
-int s_scatterv(void *, const void *in, const uint64_t *, void *out, uint64_t out_bytes, int) {
-  if (out_bytes) std::memmove(out, in, out_bytes);
-  return 0;
-}
-const Coll kSerial = {nullptr, 0, 1, s_barrier, s_bcast, s_gather, s_gatherv, s_scatter, s_scatterv};
-
-// --- byte strings to and from rank 0 --------------------------------------
-
-std::vector<std::string> gather_bytes(const Coll &c, const std::string &mine) {
-  uint64_t n = mine.size();
-  std::vector<uint64_t> sizes(c.rank == 0 ? size_t(c.size) : 1);
-  c.gather(c.ctx, &n, sizes.data(), sizeof n, 0);
-  std::string all;
-  if (c.rank == 0) {
-    uint64_t total = 0;
-    for (uint64_t s : sizes) total += s;
-    all.resize(total);
-  }
-  c.gatherv(c.ctx, mine.data(), n, all.data(), sizes.data(), 0);
-  std::vector<std::string> out;
-  if (c.rank == 0) {
-    size_t at = 0;
-    for (uint64_t s : sizes) {
-      out.push_back(all.substr(at, s));
-      at += s;
-    }
-  }
-  return out;
-}
-
-std::string scatter_bytes(const Coll &c, const std::vector<std::string> &parts) {
-  std::vector<uint64_t> sizes;
-  std::string all;
-  if (c.rank == 0)
-    for (const std::string &p : parts) sizes.push_back(p.size()), all += p;
-  uint64_t mine = 0;
-  c.scatter(c.ctx, sizes.data(), &mine, sizeof mine, 0);
-  std::string out(mine, '\0');
-  c.scatterv(c.ctx, all.data(), sizes.data(), out.data(), mine, 0);
-  return out;
-}
-
-uint8_t bcast_flag(const Coll &c, uint8_t v) {
-  c.bcast(c.ctx, &v, 1, 0);
-  return v;
-}
-
-// --- OTF2's collective callbacks on ours ------------------------------------
-
-uint64_t type_size(OTF2_Type t) {
-  switch (t) {
-    case OTF2_TYPE_UINT8:
-    case OTF2_TYPE_INT8: return 1;
-    case OTF2_TYPE_UINT16:
-    case OTF2_TYPE_INT16: return 2;
-    case OTF2_TYPE_UINT32:
-    case OTF2_TYPE_INT32:
-    case OTF2_TYPE_FLOAT: return 4;
-    default: return 8;  // UINT64, INT64, DOUBLE
-  }
-}
-
-const Coll &of(void *user) { return *static_cast<const Coll *>(user); }
-OTF2_CallbackCode code(int rc) { return rc == 0 ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_ERROR; }
-
-OTF2_CallbackCode o_size(void *u, OTF2_CollectiveContext *, uint32_t *size) {
-  *size = uint32_t(of(u).size);
-  return OTF2_CALLBACK_SUCCESS;
-}
-OTF2_CallbackCode o_rank(void *u, OTF2_CollectiveContext *, uint32_t *rank) {
-  *rank = uint32_t(of(u).rank);
-  return OTF2_CALLBACK_SUCCESS;
-}
-// Local communicators only serve the SION substrate; we write POSIX files.
-OTF2_CallbackCode o_create_local(void *, OTF2_CollectiveContext **, OTF2_CollectiveContext *, uint32_t, uint32_t,
-                                 uint32_t, uint32_t, uint32_t, uint32_t) {
-  return OTF2_CALLBACK_ERROR;
-}
-OTF2_CallbackCode o_free_local(void *, OTF2_CollectiveContext *) { return OTF2_CALLBACK_SUCCESS; }
-OTF2_CallbackCode o_barrier(void *u, OTF2_CollectiveContext *) { return code(of(u).barrier(of(u).ctx)); }
-OTF2_CallbackCode o_bcast(void *u, OTF2_CollectiveContext *, void *data, uint32_t n, OTF2_Type t, uint32_t root) {
-  return code(of(u).bcast(of(u).ctx, data, n * type_size(t), int(root)));
-}
-OTF2_CallbackCode o_gather(void *u, OTF2_CollectiveContext *, const void *in, void *out, uint32_t n, OTF2_Type t,
-                           uint32_t root) {
-  return code(of(u).gather(of(u).ctx, in, out, n * type_size(t), int(root)));
-}
-OTF2_CallbackCode o_gatherv(void *u, OTF2_CollectiveContext *, const void *in, uint32_t n, void *out,
-                            const uint32_t *outn, OTF2_Type t, uint32_t root) {
-  const Coll &c = of(u);
-  std::vector<uint64_t> bytes;
-  if (c.rank == int(root))
-    for (int r = 0; r < c.size; ++r) bytes.push_back(outn[r] * type_size(t));
-  return code(c.gatherv(c.ctx, in, n * type_size(t), out, bytes.data(), int(root)));
-}
-OTF2_CallbackCode o_scatter(void *u, OTF2_CollectiveContext *, const void *in, void *out, uint32_t n, OTF2_Type t,
-                            uint32_t root) {
-  return code(of(u).scatter(of(u).ctx, in, out, n * type_size(t), int(root)));
-}
-OTF2_CallbackCode o_scatterv(void *u, OTF2_CollectiveContext *, const void *in, const uint32_t *inn, void *out,
-                             uint32_t n, OTF2_Type t, uint32_t root) {
-  const Coll &c = of(u);
-  std::vector<uint64_t> bytes;
-  if (c.rank == int(root))
-    for (int r = 0; r < c.size; ++r) bytes.push_back(inn[r] * type_size(t));
-  return code(c.scatterv(c.ctx, in, bytes.data(), out, n * type_size(t), int(root)));
-}
-void o_release(void *, OTF2_CollectiveContext *, OTF2_CollectiveContext *) {}
-
-const OTF2_CollectiveCallbacks kCollectives = {o_release, o_size,    o_rank,    o_create_local,
-                                               o_free_local, o_barrier, o_bcast, o_gather,
-                                               o_gatherv, o_scatter, o_scatterv};
 
 // OTF2 writes a chunk when it is full (no flush record: our own flushes
 // during the run are recorded as BufferFlush events instead).
@@ -236,125 +104,6 @@ OTF2_RegionRole role_of(int kind) {
   auto it = roles.find(region_role(kind));
   return it == roles.end() ? OTF2_RegionRole(OTF2_REGION_ROLE_FUNCTION) : it->second;
 }
-
-// --- one thread's records to OTF2 events -------------------------------------
-
-struct LocationStats {
-  uint64_t events = 0;    // ENTER + LEAVE written
-  uint64_t repaired = 0;  // LEAVEs written for frames whose LEAVE was lost
-  uint64_t dropped = 0;   // LEAVEs without their ENTER (lost), not written
-  uint64_t tmin = UINT64_MAX, tmax = 0;
-};
-
-class Converter {
- public:
-  Converter(const otf2::Api &api, OTF2_EvtWriter *w, const std::vector<uint32_t> &map, LocationStats &st)
-      : api_(api), w_(w), map_(map), st_(st) {}
-
-  void add(const Record *r, size_t n) {
-    for (size_t i = 0; i < n; ++i) one(r[i]);
-  }
-
-  // Frames still open (the program is still inside them, or their LEAVE was
-  // lost) end at `t`.
-  void finish(uint64_t t) {
-    emit_markers(UINT64_MAX);
-    if (!open_.empty() && t < last_) t = last_;
-    while (!open_.empty()) leave(t, open_.back());
-  }
-
- private:
-  struct Marker {
-    uint64_t t, stop;
-    bool lost;
-  };
-
-  uint32_t global(uint32_t region) const {
-    return region >= 1 && region - 1 < map_.size() ? map_[region - 1] : OTF2_UNDEFINED_REGION;
-  }
-  void stamp(uint64_t t) {
-    st_.tmin = std::min(st_.tmin, t);
-    st_.tmax = std::max(st_.tmax, t);
-    last_ = std::max(last_, t);
-  }
-  void enter(uint64_t t, uint32_t region) {
-    api_.OTF2_EvtWriter_Enter(w_, nullptr, t, global(region));
-    open_.push_back(region);
-    ++st_.events;
-    stamp(t);
-  }
-  void leave(uint64_t t, uint32_t region) {
-    api_.OTF2_EvtWriter_Leave(w_, nullptr, t, global(region));
-    open_.pop_back();
-    ++st_.events;
-    stamp(t);
-  }
-  // A flush's record comes after every event before it, but the LEAVEs of
-  // one exit that closes several frames all carry that exit's time: its
-  // marker is written before the first later record at or after its time.
-  void emit_markers(uint64_t t) {
-    size_t k = 0;
-    for (; k < markers_.size() && markers_[k].t <= t; ++k) {
-      const Marker &m = markers_[k];
-      if (m.lost) api_.OTF2_EvtWriter_MeasurementOnOff(w_, nullptr, m.t, OTF2_MEASUREMENT_ON);
-      else api_.OTF2_EvtWriter_BufferFlush(w_, nullptr, m.t, m.stop);
-      stamp(m.t);
-    }
-    markers_.erase(markers_.begin(), markers_.begin() + long(k));
-  }
-  void one(const Record &r) {
-    switch (r.kind) {
-      case kEnter:
-        emit_markers(r.t);
-        enter(r.t, r.region);
-        break;
-      case kLeave: {
-        emit_markers(r.t);
-        if (!open_.empty() && open_.back() == r.region) {
-          leave(r.t, r.region);
-          break;
-        }
-        // After a loss: close what was opened above it, or drop a LEAVE
-        // whose ENTER was lost.
-        auto it = std::find(open_.rbegin(), open_.rend(), r.region);
-        if (it == open_.rend()) {
-          ++st_.dropped;
-          break;
-        }
-        while (open_.back() != r.region) {
-          leave(r.t, open_.back());
-          ++st_.repaired;
-        }
-        leave(r.t, r.region);
-        break;
-      }
-      case kFlushBegin: flush_start_ = r.t, in_lost_ = false; break;
-      case kLostBegin: {
-        emit_markers(r.t);
-        uint64_t t = std::max(r.t, last_);
-        api_.OTF2_EvtWriter_MeasurementOnOff(w_, nullptr, t, OTF2_MEASUREMENT_OFF);
-        stamp(t);
-        in_lost_ = true;
-        break;
-      }
-      case kFlushEnd:
-        if (in_lost_) markers_.push_back({r.t, r.t, true});
-        else markers_.push_back({flush_start_, r.t, false});
-        in_lost_ = false;
-        break;
-      default: break;
-    }
-  }
-
-  const otf2::Api &api_;
-  OTF2_EvtWriter *w_;
-  const std::vector<uint32_t> &map_;
-  LocationStats &st_;
-  std::vector<uint32_t> open_;
-  std::vector<Marker> markers_;
-  uint64_t flush_start_ = 0, last_ = 0;
-  bool in_lost_ = false;
-};
 
 // --- files ---------------------------------------------------------------
 
@@ -409,8 +158,6 @@ std::string human_bytes(double b) {
 }
 
 }  // namespace
-
-const hcc_svc_collectives &serial_collectives() { return kSerial; }
 
 void write_archive(const Coll &c, const std::string &problem_in, const std::string &name) {
   stop_recording();
@@ -526,7 +273,7 @@ void write_archive(const Coll &c, const std::string &problem_in, const std::stri
   }
   OTF2_CollectiveContext global_ctx{&c};
   api.OTF2_Archive_SetFlushCallbacks(archive, &kFlush, nullptr);
-  api.OTF2_Archive_SetCollectiveCallbacks(archive, &kCollectives, const_cast<Coll *>(&c), &global_ctx, nullptr);
+  api.OTF2_Archive_SetCollectiveCallbacks(archive, &otf2_collectives(), const_cast<Coll *>(&c), &global_ctx, nullptr);
   api.OTF2_Archive_SetCreator(archive, "hcc " HCC_VERSION);
   api.OTF2_Archive_SetDescription(archive, ("hcc trace of " + run_info().command_line).c_str());
   api.OTF2_Archive_SetMachineName(archive, host_name().c_str());

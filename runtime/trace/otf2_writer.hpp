@@ -17,7 +17,4 @@ namespace hcc::rt::trace {
 // hcc.trace.lost) that summary.txt shows.
 void write_archive(const hcc_svc_collectives &c, const std::string &problem, const std::string &archive);
 
-// The trivial collectives of a single process.
-const hcc_svc_collectives &serial_collectives();
-
 }  // namespace hcc::rt::trace

@@ -41,6 +41,7 @@
 #include "core/service.hpp"
 #include "core/thread_state.hpp"
 #include "filter/filter.hpp"
+#include "trace/collectives.hpp"
 #include "trace/otf2_api.hpp"
 #include "trace/otf2_writer.hpp"
 #include "trace/trace_state.hpp"
