@@ -1,8 +1,10 @@
 // hcc-report — resolves PATH (file, run directory, or the newest hcc-* run).
 #include "locate.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
+#include <vector>
 #include <stdexcept>
 #include <system_error>
 
@@ -43,16 +45,28 @@ std::string profile_in(const fs::path &dir, std::string *note) {
   return newest.string();
 }
 
-}  // namespace
-
-std::string locate_profile(const std::string &arg, const std::string &cwd, std::string *note) {
+std::string trace_in(const fs::path &dir) {
   std::error_code ec;
-  if (!arg.empty()) {
-    if (fs::is_directory(arg, ec)) return profile_in(arg, note);
-    return arg;  // read_cubex reports a missing or malformed file precisely
+  if (fs::is_regular_file(dir / "traces.otf2", ec)) return (dir / "traces.otf2").string();
+  std::vector<std::string> tagged;  // traces.rank-3.otf2: a rank that wrote alone
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("traces.", 0) == 0 && name.size() > 5 && name.compare(name.size() - 5, 5, ".otf2") == 0)
+      tagged.push_back(it->path().string());
   }
-  // The runtime writes each run into its own hcc-<...> directory; the newest
-  // one is almost always the run the user just made.
+  if (tagged.size() == 1) return tagged.front();
+  if (tagged.empty())
+    throw std::runtime_error("directory " + dir.string() + " contains no traces.otf2 (run the program with HCC_TRACE=1)");
+  std::sort(tagged.begin(), tagged.end());
+  std::string list;
+  for (const std::string &t : tagged) list += " " + t;
+  throw std::runtime_error("directory " + dir.string() + " holds several traces; name one:" + list);
+}
+
+// The runtime writes each run into its own hcc-<...> directory; the newest
+// one is almost always the run the user just made.
+fs::path newest_run(const std::string &cwd) {
+  std::error_code ec;
   fs::path newest;
   fs::file_time_type newest_time{};
   for (fs::directory_iterator it(cwd, ec), end; !ec && it != end; it.increment(ec)) {
@@ -67,7 +81,28 @@ std::string locate_profile(const std::string &arg, const std::string &cwd, std::
   }
   if (newest.empty())
     throw std::runtime_error("no PATH given and no hcc-* directory in " + fs::absolute(cwd, ec).string());
-  return profile_in(newest, note);
+  return newest;
+}
+
+}  // namespace
+
+std::string locate_trace(const std::string &arg, const std::string &cwd) {
+  std::error_code ec;
+  if (!arg.empty()) {
+    if (fs::is_directory(arg, ec)) return trace_in(arg);
+    if (!fs::is_regular_file(arg, ec)) throw std::runtime_error("no such trace: " + arg);
+    return arg;
+  }
+  return trace_in(newest_run(cwd));
+}
+
+std::string locate_profile(const std::string &arg, const std::string &cwd, std::string *note) {
+  std::error_code ec;
+  if (!arg.empty()) {
+    if (fs::is_directory(arg, ec)) return profile_in(arg, note);
+    return arg;  // read_cubex reports a missing or malformed file precisely
+  }
+  return profile_in(newest_run(cwd), note);
 }
 
 }  // namespace hcc::report

@@ -12,4 +12,9 @@ namespace hcc::report {
 // Throws std::runtime_error naming what was looked for and where.
 std::string locate_profile(const std::string &arg, const std::string &cwd = ".", std::string *note = nullptr);
 
+// The same for a trace: `arg` is an OTF2 anchor file (traces.otf2), a
+// directory holding traces.otf2 (or one traces.<tag>.otf2), or empty: the
+// newest hcc-* directory in `cwd`. Throws std::runtime_error like above.
+std::string locate_trace(const std::string &arg, const std::string &cwd = ".");
+
 }  // namespace hcc::report

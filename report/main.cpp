@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,8 @@
 #include "locate.hpp"
 #include "summary.hpp"
 #include "suggest.hpp"
+#include "trace_json.hpp"
+#include "watch.hpp"
 
 #include <fstream>
 
@@ -38,7 +41,16 @@ int main(int argc, char **argv) {
   app.add_option("--rule", rule_text, "with --suggest-filter: 'calls>N,usec<X' (>= and <= too; either may be left out)");
   app.add_option("--format", format, "with --suggest-filter: hcc (default), tau or scorep")
       ->check(CLI::IsMember({"hcc", "tau", "scorep"}));
-  app.add_option("-o", out_file, "with --suggest-filter: write the filter to this file");
+  app.add_option("-o", out_file, "with --suggest-filter or --trace-json: write to this file instead of stdout");
+  bool trace_json = false, watch_run = false;
+  std::size_t top = 10;
+  app.add_flag("--trace-json", trace_json,
+               "convert the OTF2 trace (PATH: traces.otf2 or a run directory) to Chrome trace-event JSON "
+               "for Perfetto UI and chrome://tracing");
+  app.add_flag("--watch", watch_run,
+               "redraw the hottest call paths of a running program (PATH: its output directory; run it with "
+               "HCC_SNAPSHOT=SECONDS) each time its snapshot changes, until it ends");
+  app.add_option("--top", top, "with --watch: call paths shown (default 10)")->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -46,6 +58,37 @@ int main(int argc, char **argv) {
   } catch (const CLI::ParseError &e) {
     app.exit(e);
     return 2;
+  }
+
+  if (trace_json) {
+    try {
+      const std::string anchor = hcc::report::locate_trace(path);
+      hcc::report::TraceJsonCounts n;
+      if (out_file.empty()) {
+        n = hcc::report::write_trace_json(anchor, std::cout);
+        std::cout.flush();
+        if (!std::cout) return 1;
+      } else {
+        std::ofstream f(out_file);
+        if (!f) throw std::runtime_error("cannot write " + out_file);
+        n = hcc::report::write_trace_json(anchor, f);
+        if (!f.flush()) throw std::runtime_error("cannot write " + out_file);
+        std::cout << out_file << ": " << n.events << " events on " << n.locations << " location"
+                  << (n.locations == 1 ? "" : "s") << " from " << anchor << " (open it in ui.perfetto.dev or chrome://tracing)\n";
+      }
+      if (n.unmatched) std::cerr << "hcc-report: " << n.unmatched << " LEAVE events without their ENTER left out\n";
+    } catch (const std::exception &e) {
+      std::cerr << "hcc-report: " << e.what() << "\n";
+      return 2;
+    }
+    return 0;
+  }
+  if (watch_run) {
+    hcc::report::WatchOptions opt;
+    opt.dir = path;
+    opt.top = top;
+    if (const char *g = std::getenv("HCC_REPORT_WATCH_GIVE_UP")) opt.give_up_seconds = std::atof(g);
+    return hcc::report::watch(opt, std::cout, std::cerr);
   }
 
   hcc::profile::Profile p;

@@ -14,6 +14,7 @@ packages=(
   libpapi-dev papi-tools                                           # HCC_METRICS counters (runtime/counters); papi_avail lists events
   libomp-dev                                                       # clang -fopenmp (libomp) for the OpenMP tests (tests/openmp)
   hyperfine                                                        # whole-program and build-time benchmarks (tests/bench/*.sh)
+  libotf2-trace-dev otf2-tools                                     # HCC_TRACE writes OTF2 (runtime/trace); otf2-print checks it (tests/trace)
 )
 
 missing=()

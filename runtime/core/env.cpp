@@ -92,6 +92,11 @@ const Variable kVariables[] = {
     {"HCC_METRICS_SOURCE", "auto", "auto: PAPI, else perf_event_open directly; papi or perf: only that source", nullptr},
     {"HCC_METRICS_MULTIPLEX", "0", "1: multiplex the HCC_METRICS events (values become estimates)", nullptr},
     {"HCC_METRICS_STRICT", "0", "1: a bad HCC_METRICS event stops the program (exit status 1) at its first event", nullptr},
+    // Read by the tracer (runtime/trace) and the snapshot writer (runtime/snapshot), which validate them.
+    {"HCC_TRACE", "0", "1: write an OTF2 trace (traces.otf2, traces.def, traces/) next to the profile", nullptr},
+    {"HCC_TRACE_BUFFER", "4M", "event buffer per thread (bytes, or with K/M/G); flushed to disk when full", nullptr},
+    {"HCC_TRACE_SELECT", "(none: every region)", "comma-separated regions: trace only inside the call subtrees they start", nullptr},
+    {"HCC_SNAPSHOT", "(off)", "SECONDS: write snapshot.cubex, the profile so far, every SECONDS while the program runs", nullptr},
     // Read by the MPI wrappers (libhcc_mpi.so, wrappers/).
     {"HCC_MPI_GROUPS", "DEFAULT", "MPI function groups measured (CG COLL ENV ERR EXT IO MISC P2P RMA SPAWN TOPO TYPE XNONBLOCK XREQTEST, ALL, DEFAULT, -GROUP)", nullptr},
     // Read by the selective-measurement service (selection.cpp), which reports bad values itself.

@@ -8,7 +8,7 @@ namespace hcc::rt {
 bool g_fast_events = false;
 
 namespace {
-constexpr int kMaxServices = 4;
+constexpr int kMaxServices = 8;
 const EventService *g_services[kMaxServices];
 int g_count = 0;
 bool g_per_event = false;  // some service wants enter()/exit()
@@ -35,10 +35,10 @@ void services_enter(ThreadState *ts) {
     if (g_services[i]->enter) g_services[i]->enter(ts);
 }
 
-void services_exit(ThreadState *ts, uint32_t target) {
+void services_exit(ThreadState *ts, uint32_t target, uint64_t t) {
   if (!g_per_event) return;
   for (int i = 0; i < g_count; ++i)
-    if (g_services[i]->exit) g_services[i]->exit(ts, target);
+    if (g_services[i]->exit) g_services[i]->exit(ts, target, t);
 }
 
 void services_thread_end(ThreadState *ts) {

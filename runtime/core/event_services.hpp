@@ -1,4 +1,5 @@
-// hcc runtime — in-library services that see every event (PAPI counters).
+// hcc runtime — in-library services that see every event (PAPI counters,
+// the OTF2 tracer).
 //
 // A service (runtime/counters is the first) registers itself from a static
 // constructor; the core calls it by these hooks and knows nothing else about
@@ -24,8 +25,10 @@ struct EventService {
   // In the thread, right after a frame was pushed (its depth is ts->depth).
   void (*enter)(ThreadState *ts);
   // In the thread, right before frames stack[ts->depth] .. stack[target + 1]
-  // are closed (a normal exit closes one; repairs, longjmp and thread end more).
-  void (*exit)(ThreadState *ts, uint32_t target);
+  // are closed (a normal exit closes one; repairs, longjmp and thread end more)
+  // at clock time `t`: the time the profile charges them up to (the tracer
+  // writes it as the LEAVE time, so trace and profile agree to the tick).
+  void (*exit)(ThreadState *ts, uint32_t target, uint64_t t);
   // In the thread, when it ends (after its open frames were closed).
   void (*thread_end)(ThreadState *ts);
   // Before a profile is built: bring open frames up to date. May run more
@@ -46,7 +49,7 @@ void services_init();  // from runtime init, after clock_init()
 // Dispatch, only called when !g_fast_events (enter/exit) or on cold paths.
 void services_thread_start(ThreadState *ts);
 void services_enter(ThreadState *ts);
-void services_exit(ThreadState *ts, uint32_t target);
+void services_exit(ThreadState *ts, uint32_t target, uint64_t t);
 void services_thread_end(ThreadState *ts);
 void services_before_build();
 

@@ -98,7 +98,7 @@ __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, ui
     Frame *top = ts->stack + depth;
     if (depth > 0 && top->node->region == region) {
       top->node->incl += t - top->start;
-      services_exit(ts, depth - 1);
+      services_exit(ts, depth - 1, t);
       ts->depth = depth - 1;
       return;
     }
@@ -143,7 +143,7 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
   }
   uint64_t ticks = t - top->start;
   top->node->incl += ticks;
-  services_exit(ts, ts->depth - 1);
+  services_exit(ts, ts->depth - 1, t);
   uint32_t popped = ts->depth--;
   if (HCC_UNLIKELY(g_selective)) {
     if (g_throttle) throttle_account(ts, region, ticks);

@@ -254,6 +254,13 @@ void set_file_tag(const std::string &tag) {
   pthread_mutex_unlock(&g_lock);
 }
 
+std::string current_file_tag() {
+  pthread_mutex_lock(&g_lock);
+  std::string tag = file_tag();
+  pthread_mutex_unlock(&g_lock);
+  return tag;
+}
+
 void set_output_dir_for_testing(const std::string &dir) {
   pthread_mutex_lock(&g_lock);
   settings_for_testing().output_dir = dir;

@@ -28,6 +28,10 @@ void output_unlock();
 // wrappers use "rank-<r>" for a rank that writes its own profile); "" = none.
 void set_file_tag(const std::string &tag);
 
+// The tag set by set_file_tag ("" = none): the tracer and the snapshot
+// writer name their files the same way (traces.<tag>.otf2, snapshot.<tag>.cubex).
+std::string current_file_tag();
+
 // Output directory override for tests (applies to later writes).
 void set_output_dir_for_testing(const std::string &dir);
 

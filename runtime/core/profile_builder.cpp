@@ -38,7 +38,9 @@ profile::Metric core_metric(const char *uniq, const char *disp, const char *uom,
 
 using profile::Profile;
 
-const char *paradigm_of(int kind) {
+}  // namespace
+
+const char *region_paradigm(int kind) {
   switch (kind) {
     case HCC_KIND_FUNCTION: return "compiler";
     case HCC_KIND_USER:
@@ -50,7 +52,7 @@ const char *paradigm_of(int kind) {
   }
 }
 
-const char *role_of(int kind) {
+const char *region_role(int kind) {
   switch (kind) {
     case HCC_KIND_LOOP: return "loop";
     case HCC_KIND_ARTIFICIAL: return "artificial";
@@ -79,6 +81,8 @@ const char *role_of(int kind) {
     default: return "function";
   }
 }
+
+namespace {
 
 std::string iso_time(time_t t) {
   char buf[64];
@@ -128,8 +132,10 @@ ThreadNodes collect(ThreadState *ts, uint64_t now) {
 
 }  // namespace
 
-Profile build_local_profile() {
-  services_before_build();  // open frames' counters up to now (event_services.hpp)
+Profile build_local_profile(BuildFor what) {
+  // Open frames' counters up to now (event_services.hpp); the tracer writes
+  // its trace here. Not for snapshots: they are taken while the program runs.
+  if (what == BuildFor::Final) services_before_build();
   const uint64_t now = clock_now();
   const double seconds_per_tick = clock_seconds_per_tick();
   const std::vector<ThreadState *> threads = threads_snapshot();
@@ -166,8 +172,8 @@ Profile build_local_profile() {
     out.file = r.file;
     out.begin_line = r.begin_line;
     out.end_line = r.end_line;
-    out.paradigm = paradigm_of(r.kind);
-    out.role = role_of(r.kind);
+    out.paradigm = region_paradigm(r.kind);
+    out.role = region_role(r.kind);
     p.regions.push_back(std::move(out));
   }
 

@@ -160,6 +160,14 @@ std::string region_name(uint32_t id) {
   return name;
 }
 
+bool region_info(uint32_t id, RegionInfo *out) {
+  pthread_mutex_lock(&g_lock);
+  bool found = id >= 1 && id - 1 < regions().size();
+  if (found) *out = regions()[id - 1];
+  pthread_mutex_unlock(&g_lock);
+  return found;
+}
+
 std::vector<RegionInfo> regions_snapshot() {
   pthread_mutex_lock(&g_lock);
   std::vector<RegionInfo> copy = regions();

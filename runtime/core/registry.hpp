@@ -45,6 +45,10 @@ std::string exclude_region_descriptors(uint32_t id) __attribute__((noinline, col
 // Name of the region with descriptor value `id` ("" if none), for messages.
 std::string region_name(uint32_t id);
 
+// The region with descriptor value `id` (false when there is none), for a
+// service that decides per region once (the tracer's HCC_TRACE_SELECT).
+bool region_info(uint32_t id, RegionInfo *out);
+
 // Copy of every region, indexed by region id (= descriptor value - 1).
 std::vector<RegionInfo> regions_snapshot();
 

@@ -53,4 +53,32 @@ size_t hcc_svc_prepare_output_dir(char *buf, size_t size);
 // Later writes go to `dir`; it is created only when something is written.
 void hcc_svc_use_output_dir(const char *dir);
 
+// Collective operations over the processes of a job, for writing one OTF2
+// archive from all of them (libhcc_mpi implements them with PMPI on its own
+// communicator; a single process uses trivial ones). Sizes are in bytes;
+// arrays of sizes and the receive buffers matter at `root` only (gather)
+// or the send buffers and sizes at `root` only (scatter). Each returns 0 on
+// success. A collective must be entered by every process, in the same order.
+struct hcc_svc_collectives {
+  void *ctx;
+  int rank, size;
+  int (*barrier)(void *ctx);
+  int (*bcast)(void *ctx, void *data, uint64_t bytes, int root);
+  int (*gather)(void *ctx, const void *in, void *out, uint64_t bytes_each, int root);
+  int (*gatherv)(void *ctx, const void *in, uint64_t in_bytes, void *out, const uint64_t *out_bytes, int root);
+  int (*scatter)(void *ctx, const void *in, void *out, uint64_t bytes_each, int root);
+  int (*scatterv)(void *ctx, const void *in, const uint64_t *in_bytes, void *out, uint64_t out_bytes, int root);
+};
+
+// HCC_TRACE: writes this process's part of the one OTF2 archive of the job
+// now (collective over `c`: every process must call it, tracing or not) and
+// stops tracing; the later profile build writes no trace then. Rank 0 writes
+// the unified global definitions. Without HCC_TRACE every process still
+// takes part in the first step, which finds that nobody traces.
+void hcc_svc_write_trace(const struct hcc_svc_collectives *c);
+
+// HCC_SNAPSHOT: 1 holds snapshots back (libhcc_mpi, when it loads: the
+// job's output directory is only known after MPI_Init), 0 lets them go.
+void hcc_svc_hold_snapshots(int hold);
+
 }  // extern "C"

@@ -108,7 +108,7 @@ void thread_state_grow(ThreadState *ts) {
 }
 
 void close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
-  if (ts->depth > target) services_exit(ts, target);
+  if (ts->depth > target) services_exit(ts, target, t);
   for (uint32_t d = ts->depth; d > target; --d) {
     Frame &f = ts->stack[d];
     f.node->incl += t - f.start;

@@ -359,7 +359,7 @@ void charge(PerThread *pt, uint32_t from, uint32_t target) {
   }
 }
 
-void on_exit(ThreadState *ts, uint32_t target) {
+void on_exit(ThreadState *ts, uint32_t target, uint64_t) {
   PerThread *pt = t_pt;
   if (!pt || !pt->ok || g_off.load(std::memory_order_relaxed)) return;
   read_now(pt);  // first, so the work below is not charged to the region

@@ -369,6 +369,8 @@ std::string flat_profile_text(const Profile &p, int location) {
   return flat_text(v) + "\n" + hot_paths_text(v, 10);
 }
 
+std::string hot_paths_text(const Profile &p, std::size_t top) { return hot_paths_text(View(p, -1), top); }
+
 std::string call_tree_text(const Profile &p, int location) {
   if (location >= static_cast<int>(p.nloc()))
     return fmt::format("no location {} (the profile has {})\n", location, p.nloc());
@@ -399,6 +401,10 @@ std::string summary_text(const Profile &p) {
     if (kv.first == "hcc.select") out += fmt::format("Selected:   HCC_SELECT={} (only these subtrees)\n", kv.second);
     if (kv.first == "hcc.prune") out += fmt::format("Pruned:     HCC_PRUNE={} (nothing below them)\n", kv.second);
     if (kv.first == "hcc.throttle") out += fmt::format("Throttle:   HCC_THROTTLE={}\n", kv.second);
+    // The tracer (runtime/trace) and the snapshot writer (runtime/snapshot).
+    if (kv.first == "hcc.trace") out += fmt::format("Trace:      {}\n", kv.second);
+    if (kv.first == "hcc.trace.lost") out += fmt::format("TRACE EVENTS LOST: {}\n", kv.second);
+    if (kv.first == "hcc.snapshot") out += fmt::format("Snapshot:   {}\n", kv.second);
   }
   for (const auto &kv : p.attrs) {
     if (kv.first != "hcc.throttled") continue;

@@ -13,6 +13,10 @@ namespace hcc::profile {
 // columns.
 std::string flat_profile_text(const Profile &p, int location = -1);
 
+// The `top` call paths with the most exclusive time, summed over locations
+// (the second half of flat_profile_text; hcc-report --watch redraws it).
+std::string hot_paths_text(const Profile &p, std::size_t top = 10);
+
 // The call tree with inclusive/exclusive time and visits per node, summed over
 // locations (or for one location when `location >= 0`).
 std::string call_tree_text(const Profile &p, int location = -1);

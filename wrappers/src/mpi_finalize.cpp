@@ -16,6 +16,9 @@
 
 using namespace hcc;
 
+extern "C" void hccm_write_trace(int rank, int size);  // mpi_trace.cpp
+extern "C" void hccm_release_snapshots();
+
 namespace {
 
 bool g_initialized = false;
@@ -127,6 +130,7 @@ void hccm_after_init(int *, char ***) {
   // Until MPI_Finalize merges, a profile written by this rank (crash,
   // MPI_Abort, exit without MPI_Finalize) is its own: profile.rank-<r>.cubex.
   hcc_svc_set_file_tag(("rank-" + std::to_string(g_rank)).c_str());
+  hccm_release_snapshots();  // HCC_SNAPSHOT: the directory and the file tag are known now
   if (g_rank == 0 && !hcc::mpi::groups_warning().empty())
     std::fprintf(stderr, "%s\n", hcc::mpi::groups_warning().c_str());
   if (g_rank == 0 && !hcc::mpi::counters_registered())
@@ -137,6 +141,13 @@ void hccm_after_init(int *, char ***) {
 
 void hccm_before_finalize(void) {
   if (!g_initialized || !hcc_svc_claim_finalize()) return;
+  try {
+    // HCC_TRACE: one archive for the job (every rank takes part, tracing or
+    // not); before the merge, so the profile's attributes describe it.
+    hccm_write_trace(g_rank, g_size);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "hcc: error: rank %d: the trace could not be written: %s\n", g_rank, e.what());
+  }
   try {
     merge_and_write();
   } catch (const std::exception &e) {

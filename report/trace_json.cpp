@@ -1,0 +1,240 @@
+// hcc-report --trace-json (see trace_json.hpp). The OTF2 library is loaded
+// with dlopen (runtime/trace/otf2_api.hpp), like libhcc does.
+#include "trace_json.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+#include "trace/otf2_api.hpp"
+
+namespace hcc::report {
+
+namespace {
+
+struct Frame {
+  OTF2_RegionRef region;
+  uint64_t t;
+};
+
+struct Location {
+  uint64_t group = 0;
+  uint64_t tid = 0;
+  std::string name;
+  std::vector<Frame> open;
+};
+
+struct State {
+  const otf2::Api *api = nullptr;
+  std::ostream *out = nullptr;
+  std::unordered_map<OTF2_StringRef, std::string> strings;
+  std::unordered_map<OTF2_RegionRef, std::pair<OTF2_StringRef, OTF2_Paradigm>> regions;
+  std::map<OTF2_LocationGroupRef, OTF2_StringRef> groups;
+  std::map<OTF2_LocationRef, Location> locations;
+  std::map<OTF2_LocationGroupRef, uint64_t> threads_in_group;
+  uint64_t resolution = 1, offset = 0, length = 0;
+  TraceJsonCounts counts;
+  bool first = true;
+};
+
+std::string json_string(const std::string &s) {
+  std::string o = "\"";
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (ch < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+          o += buf;
+        } else {
+          o += char(ch);
+        }
+    }
+  }
+  return o + "\"";
+}
+
+const char *paradigm_name(OTF2_Paradigm p) {
+  switch (p) {
+    case OTF2_PARADIGM_COMPILER: return "compiler";
+    case OTF2_PARADIGM_USER: return "user";
+    case OTF2_PARADIGM_OPENMP: return "openmp";
+    case OTF2_PARADIGM_MPI: return "mpi";
+    case OTF2_PARADIGM_MEASUREMENT_SYSTEM: return "measurement";
+    case OTF2_PARADIGM_PTHREAD: return "pthread";
+    default: return "other";
+  }
+}
+
+// Microseconds since the first event, with nanosecond digits.
+std::string micros(const State &s, uint64_t ticks_since_start) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3f", double(ticks_since_start) * 1e6 / double(s.resolution));
+  return buf;
+}
+
+void emit(State &s, const std::string &event) {
+  *s.out << (s.first ? "\n" : ",\n") << event;
+  s.first = false;
+}
+
+void complete(State &s, const Location &loc, const Frame &f, uint64_t end) {
+  auto r = s.regions.find(f.region);
+  std::string name = "region " + std::to_string(f.region);
+  const char *cat = "other";
+  if (r != s.regions.end()) {
+    name = s.strings[r->second.first];
+    cat = paradigm_name(r->second.second);
+  }
+  const uint64_t start = f.t >= s.offset ? f.t - s.offset : 0;
+  emit(s, "{\"name\":" + json_string(name) + ",\"cat\":\"" + cat + "\",\"ph\":\"X\",\"ts\":" + micros(s, start) +
+              ",\"dur\":" + micros(s, end >= f.t ? end - f.t : 0) + ",\"pid\":" + std::to_string(loc.group) +
+              ",\"tid\":" + std::to_string(loc.tid) + "}");
+  ++s.counts.events;
+}
+
+// --- OTF2 callbacks ---------------------------------------------------------
+
+OTF2_CallbackCode on_string(void *u, OTF2_StringRef self, const char *text) {
+  static_cast<State *>(u)->strings[self] = text ? text : "";
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef, OTF2_StringRef,
+                            OTF2_RegionRole, OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef, uint32_t,
+                            uint32_t) {
+  static_cast<State *>(u)->regions[self] = {name, paradigm};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef self, OTF2_StringRef name, OTF2_LocationGroupType,
+                           OTF2_SystemTreeNodeRef, OTF2_LocationGroupRef) {
+  static_cast<State *>(u)->groups[self] = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_location(void *u, OTF2_LocationRef self, OTF2_StringRef name, OTF2_LocationType, uint64_t,
+                              OTF2_LocationGroupRef group) {
+  auto *s = static_cast<State *>(u);
+  Location &l = s->locations[self];
+  l.group = group;
+  l.tid = s->threads_in_group[group]++;  // threads numbered within their process, in definition order
+  l.name = s->strings[name];
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_clock(void *u, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t) {
+  auto *s = static_cast<State *>(u);
+  s->resolution = resolution ? resolution : 1;
+  s->offset = offset;
+  s->length = length;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u, OTF2_AttributeList *, OTF2_RegionRef r) {
+  static_cast<State *>(u)->locations[loc].open.push_back({r, t});
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u, OTF2_AttributeList *, OTF2_RegionRef r) {
+  auto *s = static_cast<State *>(u);
+  Location &l = s->locations[loc];
+  // Well-formed traces close the innermost frame; otherwise close down to
+  // the matching one (each frame above it ends here too).
+  size_t k = l.open.size();
+  while (k > 0 && l.open[k - 1].region != r) --k;
+  if (k == 0) {
+    ++s->counts.unmatched;
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  while (l.open.size() >= k) {
+    complete(*s, l, l.open.back(), t);
+    l.open.pop_back();
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+void check(const otf2::Api &api, OTF2_ErrorCode rc, const std::string &what) {
+  if (rc != OTF2_SUCCESS) throw std::runtime_error(what + ": " + otf2::error_text(api, rc));
+}
+
+}  // namespace
+
+TraceJsonCounts write_trace_json(const std::string &anchor, std::ostream &out) {
+  std::string why;
+  const otf2::Api *api = otf2::load(&why);
+  if (!api) throw std::runtime_error("cannot read OTF2 traces: " + why);
+  OTF2_Reader *reader = api->OTF2_Reader_Open(anchor.c_str());
+  if (!reader) throw std::runtime_error(anchor + " is not a readable OTF2 archive");
+  struct Closer {
+    const otf2::Api *api;
+    OTF2_Reader *r;
+    ~Closer() { api->OTF2_Reader_Close(r); }
+  } closer{api, reader};
+  check(*api, api->OTF2_Reader_SetSerialCollectiveCallbacks(reader), anchor);
+
+  State s;
+  s.api = api;
+  s.out = &out;
+  OTF2_GlobalDefReader *gdr = api->OTF2_Reader_GetGlobalDefReader(reader);
+  if (!gdr) throw std::runtime_error(anchor + ": no global definitions");
+  OTF2_GlobalDefReaderCallbacks *dcb = api->OTF2_GlobalDefReaderCallbacks_New();
+  api->OTF2_GlobalDefReaderCallbacks_SetStringCallback(dcb, on_string);
+  api->OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dcb, on_region);
+  api->OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dcb, on_group);
+  api->OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dcb, on_location);
+  api->OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dcb, on_clock);
+  api->OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, dcb, &s);
+  api->OTF2_GlobalDefReaderCallbacks_Delete(dcb);
+  uint64_t n = 0;
+  check(*api, api->OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &n), anchor + ": global definitions");
+  api->OTF2_Reader_CloseGlobalDefReader(reader, gdr);
+
+  out << "{\"traceEvents\":[";
+  for (const auto &[id, name] : s.groups)
+    emit(s, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + std::to_string(id) + ",\"args\":{\"name\":" +
+                json_string(s.strings[name]) + "}}");
+  for (const auto &[id, l] : s.locations) {
+    emit(s, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + std::to_string(l.group) +
+                ",\"tid\":" + std::to_string(l.tid) + ",\"args\":{\"name\":" + json_string(l.name) + "}}");
+    check(*api, api->OTF2_Reader_SelectLocation(reader, id), anchor);
+  }
+  s.counts.locations = s.locations.size();
+
+  // Local definitions carry the mapping tables of traces that have them
+  // (Score-P's); OTF2 applies them while reading events.
+  if (api->OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
+    for (const auto &[id, l] : s.locations) {
+      if (OTF2_DefReader *dr = api->OTF2_Reader_GetDefReader(reader, id)) {
+        uint64_t defs = 0;
+        api->OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &defs);
+        api->OTF2_Reader_CloseDefReader(reader, dr);
+      }
+    }
+    api->OTF2_Reader_CloseDefFiles(reader);
+  }
+  check(*api, api->OTF2_Reader_OpenEvtFiles(reader), anchor + ": event files");
+  for (const auto &[id, l] : s.locations) api->OTF2_Reader_GetEvtReader(reader, id);
+  OTF2_GlobalEvtReader *ger = api->OTF2_Reader_GetGlobalEvtReader(reader);
+  if (!ger) throw std::runtime_error(anchor + ": cannot read the events");
+  OTF2_GlobalEvtReaderCallbacks *ecb = api->OTF2_GlobalEvtReaderCallbacks_New();
+  api->OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ecb, on_enter);
+  api->OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ecb, on_leave);
+  api->OTF2_Reader_RegisterGlobalEvtCallbacks(reader, ger, ecb, &s);
+  api->OTF2_GlobalEvtReaderCallbacks_Delete(ecb);
+  check(*api, api->OTF2_Reader_ReadAllGlobalEvents(reader, ger, &n), anchor + ": events");
+  api->OTF2_Reader_CloseGlobalEvtReader(reader, ger);
+  api->OTF2_Reader_CloseEvtFiles(reader);
+
+  // Visits still open when the trace ends (a truncated trace) end there.
+  for (auto &[id, l] : s.locations)
+    while (!l.open.empty()) {
+      complete(s, l, l.open.back(), s.offset + s.length);
+      l.open.pop_back();
+    }
+  out << "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":" << json_string(anchor) << "}}\n";
+  return s.counts;
+}
+
+}  // namespace hcc::report

@@ -1,0 +1,192 @@
+// hcc — HCC_SNAPSHOT=SECONDS: the profile so far, written while the program
+// runs (snapshot.cubex in the output directory, replaced atomically), for
+// hcc-report --watch and any CubeLib reader.
+//
+// A thread of our own wakes every SECONDS and builds the profile exactly as
+// the end of the run does (runtime/core/profile_builder.cpp), but without
+// asking the event services to bring their open frames up to date: they may
+// only be updated by the threads that own them. The measured threads are
+// never stopped, locked or signalled, and the hot path has no extra
+// instruction: the snapshot thread only reads.
+//
+// Consistency. Every counter the builder reads (visits, inclusive ticks of
+// closed visits, extra counters) only grows, is written by one thread and
+// is an aligned 64-bit word, so each value read is one that counter really
+// held during the read; a node is published (release) only after it is
+// initialised, and the stack array (acquire) only after it was copied. Open
+// frames count up to the snapshot's time, as at the end of the run. What
+// is not obtained is one instant for all nodes: values are read over a
+// short window (the attribute hcc.snapshot gives its length, typically well
+// under a millisecond), so a visit that ends inside the window can be seen
+// by its parent but not yet by its child, or the reverse. The file's
+// exclusive times are clamped at zero where such a tear would make them
+// negative, so inclusive = exclusive + children still holds in the file
+// (CUBE readers add exclusive values up); the error is bounded by the
+// window. The snapshot thread never enters a region, is not a location and
+// never appears in a profile; it blocks every signal.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/env.hpp"
+#include "core/event_services.hpp"
+#include "core/lifecycle.hpp"
+#include "core/output.hpp"
+#include "core/profile_builder.hpp"
+#include "core/service.hpp"
+#include "cube/cubex.hpp"
+
+namespace hcc::rt::snapshot {
+
+namespace {
+
+double g_period = 0;                 // seconds; 0 = off
+std::atomic<bool> g_hold{false};     // libhcc_mpi: the output directory is not known yet
+pthread_t g_thread;
+bool g_running = false;
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t g_wake;
+bool g_stop = false;                 // under g_lock
+uint64_t g_start_ns = 0;             // monotonic time of the first event
+unsigned g_taken = 0;
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+
+void take() {
+  const uint64_t t0 = monotonic_ns();
+  profile::Profile p = build_local_profile(BuildFor::Snapshot);
+  const uint64_t t1 = monotonic_ns();
+  // The tear (see above) can only make exclusive values negative: clamp.
+  for (size_t m = 0; m < p.metrics.size(); ++m)
+    for (double &v : p.excl[m])
+      if (v < 0) v = 0;
+  ++g_taken;
+  p.attrs.emplace_back("hcc.snapshot", "taken " + seconds_text(double(t0 - g_start_ns) * 1e-9) +
+                                           " s after the first event while the program ran (number " +
+                                           std::to_string(g_taken) + ", every " + seconds_text(g_period) +
+                                           " s); values read within " + seconds_text(double(t1 - t0) * 1e-3) + " ms");
+  std::string error;
+  const std::string dir = prepare_output_dir(&error);
+  static bool said = false;
+  if (dir.empty()) {
+    if (!said) std::fprintf(stderr, "hcc: error: HCC_SNAPSHOT: %s; no snapshots\n", error.c_str());
+    said = true;
+    return;
+  }
+  const std::string tag = current_file_tag();
+  const std::string path = dir + "/snapshot" + (tag.empty() ? "" : "." + tag) + ".cubex";
+  try {
+    profile::write_cubex(p, path);
+  } catch (const std::exception &e) {
+    if (!said) std::fprintf(stderr, "hcc: error: HCC_SNAPSHOT: %s\n", e.what());
+    said = true;
+  }
+}
+
+void *loop(void *) {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);
+  timespec next;
+  clock_gettime(CLOCK_MONOTONIC, &next);
+  const double whole = std::floor(g_period);
+  auto advance = [&](timespec &t) {
+    t.tv_sec += time_t(whole);
+    t.tv_nsec += long((g_period - whole) * 1e9);
+    if (t.tv_nsec >= 1000000000L) t.tv_sec += 1, t.tv_nsec -= 1000000000L;
+  };
+  advance(next);
+  pthread_mutex_lock(&g_lock);
+  for (;;) {
+    while (!g_stop && pthread_cond_timedwait(&g_wake, &g_lock, &next) != ETIMEDOUT) {
+    }
+    if (g_stop) break;
+    advance(next);  // every SECONDS from the first event, not from the last snapshot's end
+    if (g_hold.load()) continue;
+    pthread_mutex_unlock(&g_lock);
+    take();
+    pthread_mutex_lock(&g_lock);
+    // A snapshot that took longer than the period: the next one waits a whole period.
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec)) {
+      next = now;
+      advance(next);
+    }
+  }
+  pthread_mutex_unlock(&g_lock);
+  return nullptr;
+}
+
+void after_fork_child() {
+  // The snapshot thread does not exist in the child; it takes none.
+  g_running = false;
+}
+
+bool init() {
+  const char *v = std::getenv("HCC_SNAPSHOT");
+  if (!v || !*v || std::strcmp(v, "0") == 0) return false;
+  char *end = nullptr;
+  double s = std::strtod(v, &end);
+  if (end == v || *end != '\0' || !(s >= 0.01) || !(s <= 86400)) {
+    std::fprintf(stderr, "hcc: error: HCC_SNAPSHOT='%s' is not a number of seconds from 0.01 to 86400; no snapshots\n", v);
+    return false;
+  }
+  g_period = s;
+  g_start_ns = monotonic_ns();
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&g_wake, &ca);
+  pthread_condattr_destroy(&ca);
+  if (pthread_create(&g_thread, nullptr, loop, nullptr) != 0) {
+    std::fprintf(stderr, "hcc: error: HCC_SNAPSHOT: cannot start the snapshot thread: %s\n", std::strerror(errno));
+    return false;
+  }
+  g_running = true;
+  pthread_atfork(nullptr, nullptr, after_fork_child);
+  return false;  // needs no per-event hook
+}
+
+// The final profile is being built: no snapshot after this one.
+void before_build() {
+  if (!g_running) return;
+  if (pthread_equal(pthread_self(), g_thread)) return;
+  pthread_mutex_lock(&g_lock);
+  g_stop = true;
+  pthread_cond_signal(&g_wake);
+  pthread_mutex_unlock(&g_lock);
+  // A snapshot being written finishes first (it may hold a lock the build
+  // needs); should it not end within 5 s, the build goes on regardless.
+  timespec limit;
+  clock_gettime(CLOCK_REALTIME, &limit);
+  limit.tv_sec += 5;
+  pthread_timedjoin_np(g_thread, nullptr, &limit);
+  g_running = false;
+}
+
+const EventService kService = {init, nullptr, nullptr, nullptr, nullptr, before_build};
+
+__attribute__((constructor)) void register_service() { register_event_service(&kService); }
+
+}  // namespace
+
+}  // namespace hcc::rt::snapshot
+
+extern "C" __attribute__((visibility("default"))) void hcc_svc_hold_snapshots(int hold) {
+  hcc::rt::snapshot::g_hold.store(hold != 0);
+}
