@@ -18,6 +18,7 @@
 #include "trace/otf2_writer.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -142,6 +143,29 @@ void remove_old_archive(const std::string &dir, const std::string &name) {
   }
 }
 
+// An earlier run's archive in the same directory is kept, like its profile
+// (HCC_OVERWRITE=1 replaces it): the first free name of `base`, base-1, …
+// is claimed by creating its anchor file exclusively, which fails if another
+// run took it (OTF2 then writes the anchor over the empty file; it insists
+// on creating the event directory itself).
+std::string claim_archive_name(const std::string &dir, const std::string &base) {
+  if (settings().overwrite) {
+    remove_old_archive(dir, base);
+    return base;
+  }
+  for (int n = 0; n < 100000; ++n) {
+    const std::string name = n ? base + "-" + std::to_string(n) : base;
+    struct stat st;
+    if (lstat((dir + "/" + name).c_str(), &st) == 0 || lstat((dir + "/" + name + ".def").c_str(), &st) == 0) continue;
+    const int fd = open((dir + "/" + name + ".otf2").c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (fd >= 0) {
+      close(fd);
+      return name;
+    }
+  }
+  return base;  // let OTF2 say why it cannot open the archive
+}
+
 std::string host_name() {
   char buf[HOST_NAME_MAX + 1] = {};
   if (gethostname(buf, sizeof buf - 1) != 0) return "localhost";
@@ -159,7 +183,7 @@ std::string human_bytes(double b) {
 
 }  // namespace
 
-void write_archive(const Coll &c, const std::string &problem_in, const std::string &name) {
+void write_archive(const Coll &c, const std::string &problem_in, std::string name) {
   stop_recording();
   const bool requested = problem_in != "HCC_TRACE is not set";
   std::string problem = problem_in;
@@ -242,13 +266,19 @@ void write_archive(const Coll &c, const std::string &problem_in, const std::stri
         }
         replies.push_back(std::move(reply.bytes()));
       }
-      remove_old_archive(dir, name);
+      const std::string chosen = claim_archive_name(dir, name);
+      for (std::string &r : replies) {
+        wire::Out o;
+        o.str(chosen);
+        r += o.bytes();
+      }
     }
     std::string mine = scatter_bytes(c, replies);
     wire::In in(mine.data(), mine.size());
     first_location = in.u64();
     map.resize(in.u32());
     for (uint32_t &m : map) m = in.u32();
+    name = in.str();  // the archive's name, chosen by rank 0
   }
 
   // 2. The archive and this process's event files.

@@ -15,6 +15,6 @@ namespace hcc::rt::trace {
 // `archive` is the archive's name ("traces", or "traces.rank-3" for a rank
 // that writes alone). Sets the profile attributes hcc.trace (and
 // hcc.trace.lost) that summary.txt shows.
-void write_archive(const hcc_svc_collectives &c, const std::string &problem, const std::string &archive);
+void write_archive(const hcc_svc_collectives &c, const std::string &problem, std::string archive);
 
 }  // namespace hcc::rt::trace

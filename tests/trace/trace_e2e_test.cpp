@@ -243,6 +243,28 @@ TEST(Trace, NothingIsTracedWithoutHccTrace) {
   EXPECT_EQ(summary(dir).find("Trace:"), std::string::npos);
 }
 
+// Like profiles, an earlier run's trace is kept: the next one goes beside it
+// (traces-1.otf2 …) without a word from OTF2; HCC_OVERWRITE=1 replaces it.
+TEST(Trace, ASecondRunIntoTheSameDirectoryKeepsTheFirstTrace) {
+  const std::string dir = scratch_dir("trace-twice");
+  const std::string exe = build(dir, "fib.c");
+  for (int i = 0; i < 2; ++i) {
+    const RunResult r = run_in(dir, "HCC_VERBOSE=0 HCC_TRACE=1", exe);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+  }
+  for (const char *anchor : {"/out/traces.otf2", "/out/traces-1.otf2"}) {
+    long fib = 0;
+    for (const Event &e : events_of(dir + anchor)) fib += e.kind == "ENTER" && e.region == "fib";
+    EXPECT_EQ(fib, 21891) << anchor;
+  }
+  EXPECT_NE(read_file(dir + "/out/summary-1.txt").find("Trace:      traces-1.otf2"), std::string::npos);
+  const RunResult again = run_in(dir, "HCC_VERBOSE=0 HCC_TRACE=1 HCC_OVERWRITE=1", exe);
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.err, "");
+  EXPECT_FALSE(fs::exists(dir + "/out/traces-2.otf2"));
+}
+
 TEST(Trace, BadSettingsAreNamedAndTheRunGoesOn) {
   const std::string dir = scratch_dir("trace-bad");
   const std::string exe = build(dir, "fib.c");
