@@ -65,7 +65,7 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   }
   if (depth < ts->max_depth) {
     if (depth + 2 > ts->capacity) thread_state_grow(ts);
-    push_frame(ts, region);
+    push_region(ts, region);
     services_enter(ts);
     if (flags & kFlagSelect) ++ts->sel_inside;
     if ((flags & kFlagPrune) && !ts->prune_depth) ts->prune_depth = ts->depth;
@@ -73,7 +73,7 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
     // One visible artificial node holds everything below the cut.
     if (ts->depth_region == kNoRegion) ts->depth_region = register_depth_limit_region(ts->max_depth);
     if (depth + 2 > ts->capacity) thread_state_grow(ts);
-    push_frame(ts, ts->depth_region);
+    push_region(ts, ts->depth_region);
     services_enter(ts);
   } else {
     ++ts->overflow;  // below the cut: counted, not recorded
@@ -86,7 +86,12 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
 // entered, or the exit is spurious.
 __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t) {
   uint32_t depth = ts->depth;
-  if (depth > 0 && ts->stack[depth].node->region == kPauseRegion) {
+  // A frame opened in recursion mode stands on a proxy (fold.hpp). Only
+  // hcc_exit's fast path gets here with a matching one: exit_general pops
+  // those itself (it runs the per-event services).
+  Node *top_node = ts->stack[depth].node;
+  if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t);
+  if (depth > 0 && top_node->region == kPauseRegion) {
     if (ts->pause_skipped > 0) {  // the exit of an enter skipped while paused
       --ts->pause_skipped;
       return;
@@ -95,15 +100,12 @@ __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, ui
     // while paused): recording resumes here.
     pause_drop(ts, t);
     depth = ts->depth;
-    Frame *top = ts->stack + depth;
-    if (depth > 0 && top->node->region == region) {
-      top->node->incl += t - top->start;
-      services_exit(ts, depth - 1);
-      ts->depth = depth - 1;
+    if (depth > 0 && frame_region(ts->stack[depth]) == region) {
+      close_frames(ts, depth - 1, t);
       return;
     }
   }
-  if (depth > 0 && ts->stack[depth].node->region == ts->depth_region) {
+  if (depth > 0 && frame_region(ts->stack[depth]) == ts->depth_region) {
     if (ts->overflow > 0) {
       --ts->overflow;
       return;
@@ -117,7 +119,7 @@ __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, ui
   // Skipped exits: close every frame above the region's frame, and the
   // region's frame itself, at `t`. An exit with no open frame is ignored.
   for (uint32_t d2 = depth; d2 > 0; --d2) {
-    if (ts->stack[d2].node->region == region) {
+    if (frame_region(ts->stack[d2]) == region) {
       close_frames(ts, d2 - 1, t);
       return;
     }
@@ -136,15 +138,20 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
     }
   }
   Frame *top = ts->stack + ts->depth;
-  if (top->node->region != region) {
+  if (frame_region(*top) != region) {
     exit_slow(ts, d, region, t);
     if (g_selective) selection_resync(ts);
     return;
   }
   uint64_t ticks = t - top->start;
-  top->node->incl += ticks;
-  services_exit(ts, ts->depth - 1);
-  uint32_t popped = ts->depth--;
+  uint32_t popped = ts->depth;
+  if (top->node->kind == kProxy) {
+    close_frames(ts, popped - 1, t);  // recursion mode charges it (fold.hpp)
+  } else {
+    top->node->incl += ticks;
+    services_exit(ts, popped - 1);
+    ts->depth = popped - 1;
+  }
   if (HCC_UNLIKELY(g_selective)) {
     if (g_throttle) throttle_account(ts, region, ticks);
     if (region_flags(region) & kFlagSelect) --ts->sel_inside;

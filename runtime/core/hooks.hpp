@@ -4,21 +4,26 @@
 #include <cstdint>
 
 #include "clock.hpp"
+#include "fold.hpp"
 #include "thread_state.hpp"
 
 namespace hcc::rt {
 
-// Pushes the child of the top frame for `region`; the caller has checked
-// that stack[depth + 1] exists.
-__attribute__((always_inline)) inline void push_frame(ThreadState *ts, uint32_t region) {
+// Pushes the frame of `region` under the top frame, from the general paths;
+// the caller has checked that stack[depth + 1] exists. Recursion (a
+// kForward entry) and any push while in recursion mode go to push_folded
+// (fold.hpp); otherwise this is what the fast path does.
+__attribute__((always_inline)) inline void push_region(ThreadState *ts, uint32_t region) {
   uint32_t depth = ts->depth;
   Frame *top = ts->stack + depth;
-  Node *parent = top->node;
+  Node *parent = attributed(top->node);
   Node *child = parent->cache;
   if (__builtin_expect(child->region != region, 0)) {
     child = cct_child(ts->cct, parent, region);
+    if (child->kind == kForward) return push_folded(ts, child->link);
     parent->cache = child;
   }
+  if (__builtin_expect(ts->fold_base != 0, 0)) return push_folded(ts, child);
   ++child->visits;
   top[1].node = child;
   ts->depth = depth + 1;

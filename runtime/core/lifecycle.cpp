@@ -16,6 +16,7 @@
 
 #include "clock.hpp"
 #include "env.hpp"
+#include "fold.hpp"
 #include "hooks.hpp"
 #include "output.hpp"
 #include "profile_builder.hpp"
@@ -119,12 +120,15 @@ void after_fork_child() {
     cct_for_each(self->cct.root, [](Node *n) {
       n->visits = 0;
       n->incl = 0;
+      n->max_open = n->open;
+      if (n->kind == kReal && n->link) n->link->incl = 0;  // its proxy (fold.hpp)
     });
     uint64_t now = clock_now();
     for (uint32_t d = 1; d <= self->depth; ++d) {
       self->stack[d].start = now;
-      self->stack[d].node->visits = 1;
+      ++attributed(self->stack[d].node)->visits;
     }
+    self->fold_t0 = self->fold_last = now;  // recursion mode, if on, begins now too
     self->dropped = self->overflow;
   }
   registry_unlock();

@@ -14,6 +14,7 @@
 #include "lifecycle.hpp"
 #include "metrics.hpp"
 #include "event_services.hpp"
+#include "fold.hpp"
 
 namespace hcc::rt {
 
@@ -50,6 +51,7 @@ void compute_fast_limit(ThreadState *ts) {
   ts->fast_limit = by_capacity < ts->max_depth ? by_capacity : ts->max_depth;
   if (!g_fast_events) ts->fast_limit = 0;
   if (ts->pause_count) ts->fast_limit = 0;  // hcc_pause: every enter is skipped
+  if (ts->fold_base) ts->fast_limit = 0;    // recursion mode: every event is charged (fold.hpp)
 }
 
 namespace {
@@ -109,6 +111,11 @@ void thread_state_grow(ThreadState *ts) {
 
 void close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
   if (ts->depth > target) services_exit(ts, target);
+  if (ts->fold_base) {
+    fold_close_frames(ts, target, t);
+    ts->overflow = 0;
+    return;
+  }
   for (uint32_t d = ts->depth; d > target; --d) {
     Frame &f = ts->stack[d];
     f.node->incl += t - f.start;
