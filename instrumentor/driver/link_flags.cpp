@@ -13,7 +13,10 @@ std::vector<std::string> runtime_link_flags(const std::string &lib_dir) {
     // -Wl, splits at commas; -Xlinker passes the path as one argument.
     flags.insert(flags.end(), {"-Xlinker", "-rpath", "-Xlinker", lib_dir});
   }
-  flags.push_back("-lhcc");
+  // --no-as-needed: a program none of whose code was instrumented still
+  // loads the runtime, which then says at exit that it measured nothing
+  // (runtime/core/nothing_measured.cpp) instead of leaving no word at all.
+  flags.insert(flags.end(), {"-Wl,--push-state,--no-as-needed", "-lhcc", "-Wl,--pop-state"});
   return flags;
 }
 
@@ -23,8 +26,7 @@ std::vector<std::string> mpi_link_flags(const std::string &lib_dir) {
   // libhcc right behind it: loaded as a mere dependency of libhcc_mpi (an
   // uninstrumented program, which --as-needed would drop libhcc from) it
   // would come after libc, and its interposed longjmp could not find libc's.
-  flags.pop_back();
-  flags.insert(flags.end(), {"-Wl,--push-state,--no-as-needed", "-lhcc_mpi", "-lhcc", "-Wl,--pop-state"});
+  flags.insert(flags.end() - 2, "-lhcc_mpi");  // before "-lhcc", "-Wl,--pop-state"
   return flags;
 }
 

@@ -6,9 +6,11 @@
 
 namespace hcc::driver {
 
-// -L<lib> -Wl,-rpath,<lib> -lhcc: appended after the user's arguments so the
-// runtime resolves the symbols of every instrumented object, and the program
-// finds libhcc.so at run time without LD_LIBRARY_PATH.
+// -L<lib> -Wl,-rpath,<lib> -lhcc (with --no-as-needed): appended after the
+// user's arguments so the runtime resolves the symbols of every instrumented
+// object, the program finds libhcc.so at run time without LD_LIBRARY_PATH,
+// and a program with no instrumented code still loads it (and hears that it
+// measured nothing).
 std::vector<std::string> runtime_link_flags(const std::string &lib_dir);
 
 // MPI programs also get the PMPI wrappers (libhcc_mpi.so). They must come

@@ -18,6 +18,7 @@
 #include "env.hpp"
 #include "fold.hpp"
 #include "hooks.hpp"
+#include "nothing_measured.hpp"
 #include "output.hpp"
 #include "profile_builder.hpp"
 #include "registry.hpp"
@@ -180,7 +181,10 @@ bool claim_finalize() noexcept { return !g_finalized.exchange(true); }
 
 void finalize() noexcept {
   if (g_finalized.exchange(true)) return;
-  if (!any_thread()) return;  // nothing was measured: leave no trace
+  if (!any_thread()) {  // nothing was measured: no profile, at most one line
+    note_nothing_measured();
+    return;
+  }
   try {
     write_profile(build_local_profile());
   } catch (const std::exception &e) {

@@ -573,7 +573,8 @@ TEST_F(Cli, RelocatedPrefixLinksTheRuntimeAndTheProgramRuns) {
   Result l = hcc_at(prefix, {"--hcc-verbose", "main.o", "util.o", "-o", "app2"});
   ASSERT_EQ(l.status, 0) << l.err;
   std::string lib = prefix + "/lib";
-  EXPECT_NE(l.err.find("main.o util.o -o app2 -L" + lib + " -Wl,-rpath," + lib + " -lhcc\n"),
+  EXPECT_NE(l.err.find("main.o util.o -o app2 -L" + lib + " -Wl,-rpath," + lib +
+                       " -Wl,--push-state,--no-as-needed -lhcc -Wl,--pop-state\n"),
             std::string::npos) << l.err;
   Result a2 = run_app("app2");
   EXPECT_EQ(a2.out, "util=42\n");
@@ -582,7 +583,7 @@ TEST_F(Cli, RelocatedPrefixLinksTheRuntimeAndTheProgramRuns) {
   // Shared libraries carry the runtime too; a partial link (-r) does not.
   Result so = hcc_at(prefix, {"--hcc-verbose", "-shared", "util.o", "-o", "libu.so"});
   EXPECT_EQ(so.status, 0) << so.err;
-  EXPECT_NE(so.err.find(" -lhcc\n"), std::string::npos) << so.err;
+  EXPECT_NE(so.err.find(" -lhcc -Wl,--pop-state\n"), std::string::npos) << so.err;
   Result rel = hcc_at(prefix, {"--hcc-verbose", "-r", "main.o", "util.o", "-o", "both.o"});
   EXPECT_EQ(rel.status, 0) << rel.err;
   EXPECT_EQ(rel.err.find("-lhcc"), std::string::npos) << rel.err;

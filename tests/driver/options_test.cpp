@@ -52,10 +52,12 @@ TEST(HccOptions, WrapperSwitch) {
 
 TEST(LinkFlags, RuntimeAndRpath) {
   EXPECT_EQ(runtime_link_flags("/opt/hcc/lib"),
-            (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-lhcc"}));
+            (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-Wl,--push-state,--no-as-needed", "-lhcc",
+                  "-Wl,--pop-state"}));
   // -Wl, would split a path with a comma.
   EXPECT_EQ(runtime_link_flags("/opt/a,b/lib"),
-            (Args{"-L/opt/a,b/lib", "-Xlinker", "-rpath", "-Xlinker", "/opt/a,b/lib", "-lhcc"}));
+            (Args{"-L/opt/a,b/lib", "-Xlinker", "-rpath", "-Xlinker", "/opt/a,b/lib", "-Wl,--push-state,--no-as-needed",
+                  "-lhcc", "-Wl,--pop-state"}));
 }
 
 TEST(Paths, Helpers) {
