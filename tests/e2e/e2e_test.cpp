@@ -64,6 +64,18 @@ void expect_inclusive_consistent(const Profile &prof) {
     }
 }
 
+// The largest value of `metric` (excl) over locations at call path `path`;
+// -1 when the path or the metric is missing.
+double max_over_locations(const Profile &prof, const std::string &path, const std::string &metric) {
+  double best = -1;
+  const auto &cps = prof.json()["callpaths"];
+  for (std::size_t c = 0; c < cps.size(); ++c) {
+    if (prof.path(static_cast<int>(c)) != path || !cps[c]["values"].contains(metric)) continue;
+    for (const auto &v : cps[c]["values"][metric]["excl"]) best = std::max(best, v.get<double>());
+  }
+  return best;
+}
+
 class EndToEnd : public ::testing::TestWithParam<Toolchain> {};
 
 TEST_P(EndToEnd, CallsRecursionMacrosPointersVariadics) {
@@ -79,8 +91,11 @@ TEST_P(EndToEnd, CallsRecursionMacrosPointersVariadics) {
   EXPECT_EQ(prof.locations(), 1u);
   EXPECT_EQ(prof.visits("main"), 1);
   EXPECT_EQ(prof.total_visits("fib"), 21891);  // fib(20) calls itself 21890 times
-  EXPECT_EQ(prof.visits("main/fib"), 1);
-  EXPECT_EQ(prof.visits("main/fib/fib"), 2);
+  // Recursion is folded: one call path holds every call, and its depth
+  // (fib(20) -> ... -> fib(1)) is the recursion_depth metric.
+  EXPECT_EQ(prof.visits("main/fib"), 21891);
+  EXPECT_EQ(prof.visits("main/fib/fib"), 0);
+  EXPECT_EQ(max_over_locations(prof, "main/fib", "recursion_depth"), 20.0);
   EXPECT_EQ(prof.visits("main/first_multiple_of_seven"), 10);
   EXPECT_EQ(prof.visits("main/checked_square"), 2);
   EXPECT_EQ(prof.visits("main/callsvia/nothing"), 1);
@@ -134,7 +149,8 @@ TEST_P(EndToEnd, CxxTemplatesVirtualsLambdasExceptionsThreads) {
   EXPECT_EQ(prof.visits("main/lambda at features.cpp:61"), 5);
   EXPECT_EQ(prof.visits("main/catcher"), 1);
   EXPECT_EQ(prof.total_visits("thrower"), 4);  // exception unwinds 4 frames
-  EXPECT_EQ(prof.visits("main/catcher/thrower/thrower/thrower/thrower"), 1);
+  EXPECT_EQ(prof.visits("main/catcher/thrower"), 4);  // the recursion, folded
+  EXPECT_EQ(max_over_locations(prof, "main/catcher/thrower", "recursion_depth"), 4.0);
   EXPECT_EQ(prof.total_visits("cube"), 0) << "constexpr functions are left alone";
   EXPECT_EQ(prof.locations(), 5u) << "main thread + 4 std::thread workers";
   EXPECT_EQ(prof.total_visits("worker"), 4);

@@ -137,18 +137,25 @@ TEST_F(Process, BadValuesAreReportedAndTheRunGoesOn) {
       << r.err;
   EXPECT_TRUE(has_line(r, "hcc: profile written to " + out() + "/profile.cubex")) << r.err;
   auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
-  std::vector<std::string> path = {"probe_main"};
-  path.insert(path.end(), 20, "rec");
-  EXPECT_EQ(tu::total(p, "visits", find_path(p, path)), 1.0);  // 1024 applies, not 3
+  // 1024 applies, not 3: all 20 recursive calls are recorded (folded into
+  // one call path) and nothing is cut.
+  const int rec = find_path(p, {"probe_main", "rec"});
+  ASSERT_GE(rec, 0);
+  EXPECT_EQ(tu::total(p, "visits", rec), 20.0);
+  EXPECT_EQ(tu::total(p, "recursion_depth", rec), 20.0);
+  EXPECT_TRUE(tu::children(p, rec).empty());
 }
 
 TEST_F(Process, MaxDepthFromTheEnvironment) {
   Outcome r = run("deep", {out_env(), "HCC_MAX_DEPTH=3"});
   EXPECT_TRUE(r.exited(0)) << r.err;
   auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
-  int cut = find_path(p, {"probe_main", "rec", "rec", "[depth limit HCC_MAX_DEPTH=3 reached]"});
+  // probe_main, rec, rec (folded into the first): the third open frame is
+  // the artificial node, below the one call path of rec.
+  int cut = find_path(p, {"probe_main", "rec", "[depth limit HCC_MAX_DEPTH=3 reached]"});
   ASSERT_GE(cut, 0);
   EXPECT_EQ(tu::total(p, "visits", cut), 1.0);
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "rec"})), 2.0);
   EXPECT_EQ(attr(p, "calls below the depth limit"), "17");  // rec 4..20
 }
 
