@@ -13,10 +13,12 @@ std::vector<std::string> runtime_link_flags(const std::string &lib_dir) {
     // -Wl, splits at commas; -Xlinker passes the path as one argument.
     flags.insert(flags.end(), {"-Xlinker", "-rpath", "-Xlinker", lib_dir});
   }
-  // --no-as-needed: a program none of whose code was instrumented still
-  // loads the runtime, which then says at exit that it measured nothing
-  // (runtime/core/nothing_measured.cpp) instead of leaving no word at all.
-  flags.insert(flags.end(), {"-Wl,--push-state,--no-as-needed", "-lhcc", "-Wl,--pop-state"});
+  // A program none of whose code was instrumented still loads the runtime
+  // (--no-as-needed), which then says at exit that it measured nothing
+  // instead of leaving no word at all; the symbol tells it that hcc linked
+  // the program (runtime/core/nothing_measured.cpp).
+  flags.insert(flags.end(), {"-Wl,--defsym,__hcc_linked_by_hcc=1", "-Wl,--push-state,--no-as-needed", "-lhcc",
+                             "-Wl,--pop-state"});
   return flags;
 }
 

@@ -9,8 +9,8 @@ namespace hcc::driver {
 // -L<lib> -Wl,-rpath,<lib> -lhcc (with --no-as-needed): appended after the
 // user's arguments so the runtime resolves the symbols of every instrumented
 // object, the program finds libhcc.so at run time without LD_LIBRARY_PATH,
-// and a program with no instrumented code still loads it (and hears that it
-// measured nothing).
+// and a program with no instrumented code still loads it and, marked by
+// the symbol __hcc_linked_by_hcc, hears that it measured nothing.
 std::vector<std::string> runtime_link_flags(const std::string &lib_dir);
 
 // MPI programs also get the PMPI wrappers (libhcc_mpi.so). They must come

@@ -52,11 +52,13 @@ TEST(HccOptions, WrapperSwitch) {
 
 TEST(LinkFlags, RuntimeAndRpath) {
   EXPECT_EQ(runtime_link_flags("/opt/hcc/lib"),
-            (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-Wl,--push-state,--no-as-needed", "-lhcc",
+            (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-Wl,--defsym,__hcc_linked_by_hcc=1",
+                  "-Wl,--push-state,--no-as-needed", "-lhcc",
                   "-Wl,--pop-state"}));
   // -Wl, would split a path with a comma.
   EXPECT_EQ(runtime_link_flags("/opt/a,b/lib"),
-            (Args{"-L/opt/a,b/lib", "-Xlinker", "-rpath", "-Xlinker", "/opt/a,b/lib", "-Wl,--push-state,--no-as-needed",
+            (Args{"-L/opt/a,b/lib", "-Xlinker", "-rpath", "-Xlinker", "/opt/a,b/lib",
+                  "-Wl,--defsym,__hcc_linked_by_hcc=1", "-Wl,--push-state,--no-as-needed",
                   "-lhcc", "-Wl,--pop-state"}));
 }
 

@@ -262,11 +262,14 @@ TEST_P(EndToEnd, ProgramThatMeasuresNothingSaysSoOnce) {
   ASSERT_EQ(run("cd " + shell_quote(dir) + " && " + shell_quote(hcc_bin()) + " --hcc-compiler=" + tc.cc +
                 " conftest.c -o conftest").status, 0);
   EXPECT_EQ(run("cd " + shell_quote(dir) + " && ./conftest").err, "");
-  // A probe that links libhcc by hand (a library check) finds it without
-  // hcc's run path: silent too.
+  // A program that links libhcc by other means (a library check, a CMake
+  // target with its run path) was not linked by hcc: silent too.
   const std::string lib = fs::path(hcc_bin()).parent_path().parent_path().string() + "/lib";
-  ASSERT_EQ(run(tc.cc + " " + src + " -o " + dir + "/probe -L" + shell_quote(lib) + " -Wl,--no-as-needed -lhcc").status, 0);
-  const RunResult probe = run("cd " + shell_quote(dir) + " && LD_LIBRARY_PATH=" + shell_quote(lib) + " ./probe");
+  ASSERT_EQ(run(tc.cc + " " + src + " -o " + dir + "/probe -L" + shell_quote(lib) + " -Wl,-rpath," + shell_quote(lib) +
+                " -Wl,--no-as-needed -lhcc")
+                .status,
+            0);
+  const RunResult probe = run("cd " + shell_quote(dir) + " && ./probe");
   EXPECT_EQ(probe.status, 0);
   EXPECT_EQ(probe.err, "");
 }
