@@ -18,10 +18,12 @@ inline void charge(ThreadState *ts, uint32_t d, uint64_t t) {
   ts->fold_last = t;
 }
 
+}  // namespace
+
 // The frames open when the mode began restart their own clock: each adds
 // its whole duration at exit, less the mode's span, which its subtree's
 // proxies hold.
-void end_mode(ThreadState *ts, uint64_t t) {
+void fold_end_mode(ThreadState *ts, uint64_t t) {
   const uint64_t span = t - ts->fold_t0;
   for (uint32_t d = 1; d <= ts->depth; ++d) {
     Node *n = ts->stack[d].node;
@@ -31,8 +33,6 @@ void end_mode(ThreadState *ts, uint64_t t) {
   ts->fold_base = 0;
   compute_fast_limit(ts);
 }
-
-}  // namespace
 
 void push_folded(ThreadState *ts, Node *n) {
   Node *px = n->link ? n->link : cct_proxy(ts->cct, n);
@@ -64,16 +64,6 @@ void push_folded(ThreadState *ts, Node *n) {
   top[1].start = t;
 }
 
-void pop_folded(ThreadState *ts, uint64_t t) {
-  const uint32_t depth = ts->depth;
-  Node *px = ts->stack[depth].node;
-  px->incl += t - ts->fold_last;
-  ts->fold_last = t;
-  --px->link->open;
-  ts->depth = depth - 1;
-  if (depth == ts->fold_base) end_mode(ts, t);
-}
-
 void fold_close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
   charge(ts, ts->depth, t);
   for (uint32_t d = ts->depth; d > target; --d) {
@@ -90,7 +80,7 @@ void fold_close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
     // else: the pause marker, which counts nothing
   }
   if (ts->depth > target) ts->depth = target;
-  if (ts->depth < ts->fold_base) end_mode(ts, t);
+  if (ts->depth < ts->fold_base) fold_end_mode(ts, t);
 }
 
 }  // namespace hcc::rt

@@ -61,9 +61,21 @@ inline uint32_t running_depth(const ThreadState *ts) {
 // mode when it is off (the caller has checked that stack[depth + 1] exists).
 void push_folded(ThreadState *ts, Node *n) __attribute__((noinline));
 
+// Recursion mode ends at `t`: the frame that began it has closed.
+void fold_end_mode(ThreadState *ts, uint64_t t) __attribute__((noinline));
+
 // The exit of the top frame, a proxy whose node is the exiting region, when
-// no per-event service runs (hcc_exit's slow path).
-void pop_folded(ThreadState *ts, uint64_t t) __attribute__((noinline));
+// no per-event service runs (hcc_exit's slow path): the frame's share since
+// the last event, and the mode's end when it began the mode.
+__attribute__((always_inline)) inline void pop_folded(ThreadState *ts, uint64_t t) {
+  const uint32_t depth = ts->depth;
+  Node *px = ts->stack[depth].node;
+  px->incl += t - ts->fold_last;
+  ts->fold_last = t;
+  --px->link->open;
+  ts->depth = depth - 1;
+  if (__builtin_expect(depth == ts->fold_base, 0)) fold_end_mode(ts, t);
+}
 
 // close_frames() in recursion mode (after the services were told).
 void fold_close_frames(ThreadState *ts, uint32_t target, uint64_t t);

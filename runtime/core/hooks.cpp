@@ -35,14 +35,41 @@ __attribute__((always_inline)) inline uint64_t fast_clock() {
 #endif
 }
 
-// Everything hcc_enter's fast path does not handle.
-__attribute__((noinline)) void enter_general(hcc_region_desc *d) {
+// Recursion mode's common enter (fold.hpp): folded frames are open, nothing
+// is paused, no per-event service runs (so the TSC is the clock), there is
+// room below the depth cut, and the entry below the running frame's node
+// was seen before (the running proxy caches it, fold links included).
+// Returns false for everything else, which the general path handles.
+__attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, uint32_t region) {
+  const uint32_t depth = ts->depth;
+  if (!ts->fold_base || !g_fast_events || ts->pause_count || depth >= ts->max_depth || depth + 2 > ts->capacity)
+    return false;
+  Frame *top = ts->stack + depth;
+  Node *caller = top->node;  // a proxy: in recursion mode, not paused
+  Node *entry = caller->cache;
+  if (entry->region != region) return false;
+  Node *n = entry->kind == kForward ? entry->link : entry;
+  Node *px = n->link;
+  if (!px) return false;
+  ++n->visits;
+  if (++n->open > n->max_open) n->max_open = n->open;
+  top[1].node = px;
+  ts->depth = depth + 1;
+  const uint64_t t = fast_clock();  // last, so the work above is the caller's
+  caller->incl += t - ts->fold_last;
+  ts->fold_last = t;
+  top[1].start = t;
+  return true;
+}
+
+// Everything hcc_enter's fast path and recursion mode's lane do not handle.
+__attribute__((noinline)) void enter_slow(hcc_region_desc *d) {
   ThreadState *ts = t_state;
-  if (!ts) ts = thread_state_create();
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
+  if (!ts) ts = thread_state_create();
   if (region == 0) region = register_region(d);
   if (region == kExcludedId) return;  // filtered when it registered just now
-  // hcc_pause: skipped, counted so their exits are recognised (exit_slow).
+  // hcc_pause: skipped, counted so their exits are recognised (exit_repair).
   if (HCC_UNLIKELY(ts->pause_count)) {
     ++ts->pause_skipped;
     return;
@@ -81,16 +108,21 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   }
 }
 
+// hcc_enter's slow path: recursion mode's lane first, without a stack frame
+// of its own (a leaf like the fast path), then everything else.
+__attribute__((noinline)) void enter_general(hcc_region_desc *d) {
+  ThreadState *ts = t_state;
+  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
+  if (ts && region + 1 > 1 && enter_folded_lane(ts, region)) return;
+  return enter_slow(d);
+}
+
 // The top frame is not `region`'s: we are below the depth cut, exits were
 // skipped (longjmp, a C cleanup that did not run), the descriptor was never
 // entered, or the exit is spurious.
-__attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t) {
+__attribute__((noinline)) void exit_repair(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t) {
   uint32_t depth = ts->depth;
-  // A frame opened in recursion mode stands on a proxy (fold.hpp). Only
-  // hcc_exit's fast path gets here with a matching one: exit_general pops
-  // those itself (it runs the per-event services).
   Node *top_node = ts->stack[depth].node;
-  if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t);
   if (depth > 0 && top_node->region == kPauseRegion) {
     if (ts->pause_skipped > 0) {  // the exit of an enter skipped while paused
       --ts->pause_skipped;
@@ -126,6 +158,16 @@ __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, ui
   }
 }
 
+// hcc_exit's slow path. A frame opened in recursion mode stands on a proxy
+// (fold.hpp): its normal exit is popped here, without a stack frame (a leaf
+// like the fast path). Only hcc_exit's fast path gets here with one:
+// exit_general pops those itself (it runs the per-event services).
+__attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t) {
+  Node *top_node = ts->stack[ts->depth].node;
+  if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t);
+  return exit_repair(ts, d, region, t);
+}
+
 __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
   uint64_t t = clock_now();
   ThreadState *ts = t_state;
@@ -139,7 +181,7 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
   }
   Frame *top = ts->stack + ts->depth;
   if (frame_region(*top) != region) {
-    exit_slow(ts, d, region, t);
+    exit_repair(ts, d, region, t);
     if (g_selective) selection_resync(ts);
     return;
   }

@@ -16,13 +16,16 @@ namespace hcc::rt {
 __attribute__((always_inline)) inline void push_region(ThreadState *ts, uint32_t region) {
   uint32_t depth = ts->depth;
   Frame *top = ts->stack + depth;
-  Node *parent = attributed(top->node);
+  Node *caller = top->node;
+  Node *parent = attributed(caller);
   Node *child = parent->cache;
   if (__builtin_expect(child->region != region, 0)) {
     child = cct_child(ts->cct, parent, region);
-    if (child->kind == kForward) return push_folded(ts, child->link);
-    parent->cache = child;
+    if (child->kind == kReal) parent->cache = child;  // never a fold link: the fast path reads it
   }
+  // A proxy's own cache serves recursion mode's lane (hooks.cpp), links too.
+  if (caller->kind == kProxy) caller->cache = child;
+  if (child->kind == kForward) return push_folded(ts, child->link);
   if (__builtin_expect(ts->fold_base != 0, 0)) return push_folded(ts, child);
   ++child->visits;
   top[1].node = child;
