@@ -445,6 +445,22 @@ std::string summary_text(const Profile &p) {
                      v.total_sec());
   out += fmt::format("Call paths: {}, regions: {}\n", p.cnodes.size(), p.regions.size());
   out += fmt::format("Metrics:    {}\n", metrics);
+  // Recursion folded by the runtime (runtime/core/fold.hpp): say where it
+  // went deepest, so nobody looks for recursion levels in the tree.
+  if (const int rd = p.metric_index("recursion_depth"); rd >= 0) {
+    double deepest = 0;
+    std::size_t where = 0;
+    for (std::size_t c = 0; c < p.cnodes.size(); ++c)
+      for (std::size_t l = 0; l < p.nloc(); ++l)
+        if (p.at(static_cast<std::size_t>(rd), c, l) > deepest) {
+          deepest = p.at(static_cast<std::size_t>(rd), c, l);
+          where = c;
+        }
+    if (deepest > 1)
+      out += fmt::format("Recursion:  folded (a recursive call is counted on the call path it recurses into); "
+                         "deepest: {} frames of {}\n",
+                         deepest, p.regions[static_cast<std::size_t>(p.cnodes[where].region)].name);
+  }
   // Selective measurement (runtime/core/selection.cpp): what was left out,
   // so nobody reads a filtered profile as the whole program.
   for (const auto &kv : p.attrs) {
