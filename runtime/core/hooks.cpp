@@ -42,8 +42,9 @@ __attribute__((always_inline)) inline uint64_t fast_clock() {
 // Returns false for everything else, which the general path handles.
 __attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, uint32_t region) {
   const uint32_t depth = ts->depth;
-  if (!ts->fold_base || !g_fast_events || ts->pause_count || depth >= ts->max_depth || depth + 2 > ts->capacity)
-    return false;
+  // One compare: off outside recursion mode, with per-event services, while
+  // paused, at the depth cut and when the stack array is full.
+  if (depth >= ts->fold_limit) return false;
   Frame *top = ts->stack + depth;
   Node *caller = top->node;  // a proxy: in recursion mode, not paused
   Node *entry = caller->cache;

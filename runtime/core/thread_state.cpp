@@ -48,10 +48,13 @@ void compute_fast_limit(ThreadState *ts) {
   // Without the TSC, or with a per-event service (PAPI counters), every
   // enter takes the general path (hooks.cpp, event_services.hpp).
   uint32_t by_capacity = ts->capacity - 1;
-  ts->fast_limit = by_capacity < ts->max_depth ? by_capacity : ts->max_depth;
-  if (!g_fast_events) ts->fast_limit = 0;
-  if (ts->pause_count) ts->fast_limit = 0;  // hcc_pause: every enter is skipped
-  if (ts->fold_base) ts->fast_limit = 0;    // recursion mode: every event is charged (fold.hpp)
+  uint32_t limit = by_capacity < ts->max_depth ? by_capacity : ts->max_depth;
+  if (!g_fast_events) limit = 0;
+  if (ts->pause_count) limit = 0;  // hcc_pause: every enter is skipped
+  // Recursion mode (fold.hpp) charges every event: the fast path is off,
+  // its lane in the general path on, under the same conditions.
+  ts->fast_limit = ts->fold_base ? 0 : limit;
+  ts->fold_limit = ts->fold_base ? limit : 0;
 }
 
 namespace {

@@ -36,6 +36,7 @@ struct ThreadState {
   uint32_t capacity;    // frames the stack array holds
   // --- recursion mode (fold.hpp): general paths only ---
   uint32_t fold_base;   // depth of the frame that began recursion mode; 0 = not in it
+  uint32_t fold_limit;  // recursion mode's lane (hooks.cpp) while depth < fold_limit
   uint64_t fold_last;   // time of the last event in recursion mode
   uint64_t fold_t0;     // when recursion mode began
   Cct cct;

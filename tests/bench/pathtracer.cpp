@@ -6,7 +6,7 @@
 // every recursion level — the case that made call trees explode before hcc
 // folded recursion (tests/bench/recursion_profile.sh measures it).
 //
-//   pathtracer [width height samples]   (default 48 36 8)
+//   pathtracer [width height samples [max_bounces]]   (default 48 36 8 10)
 //
 // Prints one checksum of the image; the same on every run (fixed seeds).
 #include <cmath>
@@ -16,7 +16,7 @@
 
 namespace {
 
-constexpr int kMaxBounces = 10;
+int g_max_bounces = 10;
 
 struct Vec {
   double x, y, z;
@@ -114,7 +114,7 @@ Vec radiance(const Ray &r, int bounces, Random &rnd) {
   const Vec n = (at - b.centre).unit();
   const bool outside = n.dot(r.dir) < 0;
   const Vec facing = outside ? n : n * -1;
-  if (++bounces > kMaxBounces) return b.glow;
+  if (++bounces > g_max_bounces) return b.glow;
   Vec tint = b.tint;
   // Past a few bounces a path survives with the probability of its
   // brightest colour channel (and is weighted up to stay unbiased).
@@ -155,8 +155,9 @@ int to_byte(double v) {
 int main(int argc, char **argv) {
   const int w = argc > 3 ? std::atoi(argv[1]) : 48, h = argc > 3 ? std::atoi(argv[2]) : 36;
   const int samples = argc > 3 ? std::atoi(argv[3]) : 8;
-  if (w <= 0 || h <= 0 || samples <= 0) {
-    std::fprintf(stderr, "usage: pathtracer [width height samples]\n");
+  if (argc > 4) g_max_bounces = std::atoi(argv[4]);
+  if (w <= 0 || h <= 0 || samples <= 0 || g_max_bounces <= 0) {
+    std::fprintf(stderr, "usage: pathtracer [width height samples [max_bounces]]\n");
     return 2;
   }
   const Vec eye(50, 45, 165), ahead = Vec(0, -0.04, -1).unit();

@@ -233,10 +233,12 @@ TEST_P(EndToEnd, RecursionTimeGoesToTheFunctionThatDidTheWork) {
   ASSERT_EQ(heavy.size(), 1u);
   ASSERT_EQ(light.size(), 1u);
   // By construction light's share of the two is 28 units to heavy's 96
-  // (0.29); inclusive accumulation per frame would make it about 4.
+  // (0.29); inclusive accumulation per frame would make it about 9. Wall
+  // time on a busy machine also holds other processes' time slices, hence
+  // the wide margins.
   const double ratio = prof.value(light[0], "time", "excl", 0) / prof.value(heavy[0], "time", "excl", 0);
-  EXPECT_GT(ratio, 0.15);
-  EXPECT_LT(ratio, 0.5);
+  EXPECT_GT(ratio, 0.1);
+  EXPECT_LT(ratio, 2.0);
   expect_inclusive_consistent(prof);
 }
 
