@@ -108,7 +108,7 @@ HCC_API void hcc_pause(void) {
     ts->pause_node->region = kPauseRegion;
     ts->pause_node->cache = &g_no_child;
   }
-  // A marker frame: every exit while paused meets it and goes to exit_slow,
+  // A marker frame: every exit while paused meets it and goes to exit_repair,
   // which tells skipped enters from older frames; fast_limit 0 sends every
   // enter to enter_general, which skips it.
   if (ts->depth + 2 > ts->capacity) thread_state_grow(ts);

@@ -8,7 +8,8 @@
 // general paths call on_enter / on_exit below, which read all counters of
 // the thread (one read per source) and add (reading at exit − reading at
 // enter) to the node, exactly like time. The builder derives
-// exclusive = inclusive − children.
+// exclusive = inclusive − children. In recursion mode (core/fold.hpp) the
+// counts are charged per event to the running frame, again like time.
 //
 // Any problem (unknown event, unavailable here, cannot be combined) prints
 // one line per event naming it, the cause and what works here, and the run
