@@ -222,3 +222,18 @@ TEST(Summary, OpenMPTablesAreBounded) {
   EXPECT_NE(omp.find("w.c (159-159) BARRIER"), std::string::npos);  // kid149: the most time
   EXPECT_EQ(omp.find("w.c (59-59) BARRIER"), std::string::npos);    // kid49: the 101st
 }
+
+TEST(Summary, HeaderNamesTheDeepestFoldedRecursion) {
+  Profile p = sample_profile();
+  EXPECT_EQ(summary_text(p).find("Recursion:"), std::string::npos);
+  p.metrics.push_back(metric("recursion_depth", "frames", DType::MaxDouble, CubeType::Exclusive));
+  p.excl.push_back(std::vector<double>(p.cnodes.size() * p.nloc(), 1.0));
+  p.at(2, 2, 1) = 17;  // bar, on location 1
+  const std::string s = summary_text(p);
+  EXPECT_NE(s.find("Recursion:  folded (a recursive call is counted on the call path it recurses into); deepest: 17 "
+                   "frames of bar\n"),
+            std::string::npos)
+      << s;
+  // Its columns combine with max, not a sum.
+  EXPECT_EQ(fields(row_for(flat_profile_text(p), "bar"))[6], "17") << s;
+}
