@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "hcc/pomp2.h"
 #include "longjmp_helpers.h"
 #include "test_util.hpp"
 
@@ -302,6 +303,54 @@ TEST(Fold, CounterAddedInRecursionModeLandsOnItsNode) {
   auto p = hcc::rt::testing::build_profile_now();
   EXPECT_EQ(total(p, "test_bytes", find_path(p, {"test_fold_counter", "a"})), 11.0);
   EXPECT_EQ(total(p, "test_bytes", find_path(p, {"test_fold_counter", "a", "b"})), 100.0);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Fold, ParallelRegionForkedInsideARecursionHandsWorkersTheFoldedPath) {
+  // What the instrumentor writes around `#pragma omp parallel`, driven by
+  // hand: the master forks from inside a folded recursion (a -> a'), a
+  // worker thread begins with the master's token.
+  static POMP2_Region_handle h = nullptr;
+  const char *ctc = "60*regionType=parallel*sscl=fold_test.cpp:1:1*escl=fold_test.cpp:2:2**";
+  TEST_REGION(root, "test_fold_omp");
+  TEST_REGION(work, "omp_work");
+  hcc_enter(&root);
+  hcc_enter(&a_region);
+  hcc_enter(&a_region);
+  ASSERT_TRUE(hcc::rt::testing::recursion_mode());
+  POMP2_Task_handle team = 0;
+  POMP2_Parallel_fork(&h, 1, 2, &team, ctc);
+  std::thread worker([&] {
+    hcc_pomp_parallel_begin(&h, team);
+    // The adopted path is the folded one, root -> a, not the master's stack.
+    EXPECT_EQ(hcc::rt::testing::open_frames(), 3u);
+    EXPECT_FALSE(hcc::rt::testing::recursion_mode());
+    hcc_enter(&work);
+    hcc_exit(&work);
+    POMP2_Parallel_end(&h);
+    EXPECT_EQ(hcc::rt::testing::open_frames(), 0u);
+  });
+  hcc_pomp_parallel_begin(&h, team);
+  hcc_enter(&work);
+  hcc_exit(&work);
+  POMP2_Parallel_end(&h);
+  worker.join();
+  POMP2_Parallel_join(&h, team);
+  hcc_exit(&a_region);
+  hcc_exit(&a_region);
+  hcc_exit(&root);
+  auto p = hcc::rt::testing::build_profile_now();
+  const std::string par = "!$omp parallel @fold_test.cpp:1";
+  const int w = find_path(p, {"test_fold_omp", "a", par, "omp_work"});
+  ASSERT_GE(w, 0) << "the parallel region is not below the folded call path";
+  EXPECT_EQ(total(p, "visits", w), 2.0);  // master and worker, one call path
+  EXPECT_EQ(total(p, "visits", find_path(p, {"test_fold_omp", "a", par})), 2.0);
+  EXPECT_EQ(total(p, "visits", find_path(p, {"test_fold_omp", "a"})), 2.0);  // the worker's copy has none
+  EXPECT_EQ(find_path(p, {"test_fold_omp", "a", "a"}), -1);
+  EXPECT_EQ(p.nloc(), 2u);
 }
 
 }  // namespace
