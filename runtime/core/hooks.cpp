@@ -46,9 +46,9 @@ __attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, ui
   // paused, at the depth cut and when the stack array is full.
   if (depth >= ts->fold_limit) return false;
   Frame *top = ts->stack + depth;
-  Node *caller = top->node;  // a proxy: in recursion mode, not paused
+  Node *caller = top->node;  // in recursion mode and not paused, always a proxy
   Node *entry = caller->cache;
-  if (entry->region != region) return false;
+  if (caller->kind != kProxy || entry->region != region) return false;
   Node *n = entry->kind == kForward ? entry->link : entry;
   Node *px = n->link;
   if (!px) return false;
