@@ -50,7 +50,7 @@ inline Node *attributed(Node *n) { return n->kind == kProxy ? n->link : n; }
 // the root sentinel), as exits and repairs compare it.
 inline uint32_t frame_region(const Frame &f) { return attributed(f.node)->region; }
 
-// The topmost frame that is not the pause marker (user_api.cpp).
+// The topmost frame that is not the pause marker (adopt.cpp).
 inline uint32_t running_depth(const ThreadState *ts) {
   uint32_t d = ts->depth;
   if (d > 0 && ts->stack[d].node == ts->pause_node) --d;
