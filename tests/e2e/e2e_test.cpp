@@ -234,10 +234,11 @@ TEST_P(EndToEnd, RecursionTimeGoesToTheFunctionThatDidTheWork) {
   ASSERT_EQ(light.size(), 1u);
   // By construction light's share of the two is 28 units to heavy's 96
   // (0.29); inclusive accumulation per frame would make it about 9. Wall
-  // time on a busy machine also holds other processes' time slices, hence
-  // the wide margins.
+  // time on a busy machine also holds other processes' time slices, landing
+  // on whichever function runs, hence the wide margins (exact attribution
+  // is checked with page faults in tests/counters and spins in tests/runtime).
   const double ratio = prof.value(light[0], "time", "excl", 0) / prof.value(heavy[0], "time", "excl", 0);
-  EXPECT_GT(ratio, 0.1);
+  EXPECT_GT(ratio, 0.03);
   EXPECT_LT(ratio, 2.0);
   expect_inclusive_consistent(prof);
 }

@@ -11,7 +11,7 @@ static volatile unsigned long sink;
 /* A macro, not a function: the work must be the caller's own code. */
 #define WORK(units)                                                 \
   do {                                                              \
-    for (long i_ = 0; i_ < (units) * 400000L; ++i_) sink += (unsigned long)i_; \
+    for (long i_ = 0; i_ < (units) * 800000L; ++i_) sink += (unsigned long)i_; \
   } while (0)
 
 void light(int n);
