@@ -128,8 +128,10 @@ TEST(Fold, RecursionThroughOthersChargesEachRegionItsOwnTime) {
   EXPECT_GE(total(p, "time", h), 0.016 * 0.999);
   EXPECT_GE(total(p, "time", l), 0.003 * 0.999);
   EXPECT_GE(total(p, "time", inner), 0.001 * 0.999);
-  EXPECT_GT(total(p, "time", h), 1.5 * total(p, "time", l));  // 16 : 3 (inclusive accumulation: 4 : 15)
-  EXPECT_LT(tu::inclusive_total(p, "time", l), 0.5 * tu::inclusive_total(p, "time", h));
+  // 16 : 3 ms (inclusive accumulation per frame: 4 : 15). Lower bounds are
+  // what a busy machine cannot break; the comparisons leave it 13 ms.
+  EXPECT_GT(total(p, "time", h), total(p, "time", l));
+  EXPECT_LT(tu::inclusive_total(p, "time", l), tu::inclusive_total(p, "time", h));
   EXPECT_GE(tu::inclusive_total(p, "time", h), 0.020 * 0.999);
   expect_times_sane(p, wall);
 }
