@@ -16,8 +16,12 @@ std::vector<std::string> runtime_link_flags(const std::string &lib_dir) {
   // Objects from hcc carry their own way to the runtime (bind.h), so no
   // undefined symbol of theirs needs libhcc and --as-needed (a distribution
   // default, or the user's) would drop it; linked, it precedes libc, which
-  // its interposed longjmp and the PMPI wrappers need.
-  flags.insert(flags.end(), {"-Wl,--push-state,--no-as-needed", "-lhcc", "-Wl,--pop-state"});
+  // its interposed longjmp and the PMPI wrappers need. A program none of
+  // whose code was instrumented still loads it and, marked by the symbol
+  // __hcc_linked_by_hcc, says at exit that it measured nothing
+  // (runtime/core/nothing_measured.cpp).
+  flags.insert(flags.end(), {"-Wl,--defsym,__hcc_linked_by_hcc=1", "-Wl,--push-state,--no-as-needed", "-lhcc",
+                             "-Wl,--pop-state"});
   return flags;
 }
 
@@ -43,8 +47,7 @@ std::vector<std::string> mpi_link_flags(const std::string &lib_dir) {
   // libhcc right behind it: loaded as a mere dependency of libhcc_mpi (an
   // uninstrumented program, which --as-needed would drop libhcc from) it
   // would come after libc, and its interposed longjmp could not find libc's.
-  flags.resize(flags.size() - 3);  // the --no-as-needed -lhcc group, again below
-  flags.insert(flags.end(), {"-Wl,--push-state,--no-as-needed", "-lhcc_mpi", "-lhcc", "-Wl,--pop-state"});
+  flags.insert(flags.end() - 2, "-lhcc_mpi");  // before "-lhcc", "-Wl,--pop-state"
   return flags;
 }
 

@@ -6,10 +6,11 @@
 
 namespace hcc::driver {
 
-// -L<lib> -Wl,-rpath,<lib> -Wl,--push-state,--no-as-needed -lhcc
-// -Wl,--pop-state: appended after the user's arguments so the program loads
-// the runtime at start-up, ahead of libc (its longjmp interposes), and finds
-// libhcc.so without LD_LIBRARY_PATH.
+// -L<lib> -Wl,-rpath,<lib> -Wl,--defsym,__hcc_linked_by_hcc=1
+// -Wl,--push-state,--no-as-needed -lhcc -Wl,--pop-state: appended after the
+// user's arguments so the program loads the runtime at start-up, ahead of
+// libc (its longjmp interposes), finds libhcc.so without LD_LIBRARY_PATH,
+// and, with no instrumented code, hears that it measured nothing.
 std::vector<std::string> runtime_link_flags(const std::string &lib_dir);
 
 // -DHCC_RUNTIME_LIBRARY_="<path>" for instrumented compiles: the runtime an

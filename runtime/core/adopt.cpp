@@ -3,6 +3,7 @@
 
 #include "clock.hpp"
 #include "event_services.hpp"
+#include "fold.hpp"
 #include "hooks.hpp"
 #include "thread_state.hpp"
 
@@ -14,8 +15,15 @@ ThreadState *current_thread_state() {
 }
 
 void capture_path(ThreadState *ts, CallPath &out) {
-  uint32_t n = ts->depth < kMaxAdoptedDepth ? ts->depth : kMaxAdoptedDepth;
-  for (uint32_t d = 1; d <= n; ++d) out.regions[d - 1] = ts->stack[d].node->region;
+  // The call path of the running frame as the tree holds it: in recursion
+  // mode the stack has more frames than the path has nodes (fold.hpp).
+  const Node *top = attributed(ts->stack[running_depth(ts)].node);
+  uint32_t len = 0;
+  for (const Node *a = top; a != &ts->cct.root; a = a->parent) ++len;
+  // Deeper paths keep their first kMaxAdoptedDepth regions.
+  uint32_t n = len < kMaxAdoptedDepth ? len : kMaxAdoptedDepth;
+  for (const Node *a = top; a != &ts->cct.root; a = a->parent)
+    if (--len < n) out.regions[len] = a->region;
   out.n = n;
 }
 
@@ -26,8 +34,8 @@ uint32_t adopt_path(ThreadState *ts, const CallPath &path) {
     // events then go where the general path puts them (the cut node).
     if (ts->depth >= ts->max_depth) break;
     if (ts->depth + 2 > ts->capacity) thread_state_grow(ts);
-    push_frame(ts, path.regions[i]);
-    Node *n = ts->stack[ts->depth].node;
+    push_region(ts, path.regions[i]);
+    Node *n = attributed(ts->stack[ts->depth].node);
     --n->visits;      // the master counted this visit, not the worker
     n->adopted = 1;   // kept in the merge although it has no visits here
     services_enter(ts);

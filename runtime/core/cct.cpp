@@ -7,7 +7,7 @@
 
 namespace hcc::rt {
 
-Node g_no_child = {kNoRegion, 0, nullptr, 0, 0, nullptr, nullptr, nullptr, nullptr, 0, 0, 0, 0};
+Node g_no_child = {kNoRegion, 0, nullptr, 0, 0, nullptr, nullptr, nullptr, nullptr, 0, 0, 0, kReal, 0, 0, 0, 0, nullptr};
 
 namespace {
 constexpr uint32_t kListMax = 8;          // siblings walked before switching to a table
@@ -73,10 +73,23 @@ Node *cct_child(Cct &c, Node *p, uint32_t region) {
       if (n->region == region) return n;
   }
 
+  // Recursion: the region is on the path already (the parent itself, or
+  // an ancestor through others). The walk happens once per (parent, region):
+  // afterwards the lookup above finds the link.
+  Node *ancestor = nullptr;
+  for (Node *a = p; a; a = a->parent)
+    if (a->region == region) {
+      ancestor = a;
+      break;
+    }
   Node *n = static_cast<Node *>(c.arena.alloc(sizeof(Node) + sizeof(uint64_t) * c.n_extra));
   n->region = region;
   n->cache = &g_no_child;
   n->parent = p;
+  if (ancestor) {
+    n->kind = kForward;
+    n->link = ancestor;
+  }
   n->seq = c.next_seq++;
   n->next_sibling = p->first_child;
   // Release: the finalizer may walk this tree from another thread.
@@ -87,6 +100,18 @@ Node *cct_child(Cct &c, Node *p, uint32_t region) {
   else if (p->nchildren > kListMax)
     table_grow(c, p);  // inserts every child, n included
   return n;
+}
+
+Node *cct_proxy(Cct &c, Node *n) {
+  if (n->link) return n->link;
+  Node *px = static_cast<Node *>(c.arena.alloc(sizeof(Node) + sizeof(uint64_t) * c.n_extra));
+  px->region = kProxyRegion;
+  px->kind = kProxy;
+  px->cache = &g_no_child;  // a child entered under a proxy is looked up under `link`
+  px->link = n;
+  // Release: the builder may read it from another thread.
+  __atomic_store_n(&n->link, px, __ATOMIC_RELEASE);
+  return px;
 }
 
 }  // namespace hcc::rt

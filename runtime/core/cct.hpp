@@ -16,13 +16,28 @@ namespace hcc::rt {
 // The region value of the per-thread root sentinel and of the "no child"
 // sentinel: descriptor ids are region index + 1 and never reach it.
 constexpr uint32_t kNoRegion = 0xFFFFFFFFu;
+// The region value of a proxy node (below): like kNoRegion, never a
+// descriptor id, so a frame standing on a proxy never matches an exit's
+// compare and every event on it takes the general paths.
+constexpr uint32_t kProxyRegion = 0xFFFFFFFDu;
+
+// What a Node is (fold.hpp explains recursion folding).
+enum NodeKind : uint8_t {
+  kReal = 0,     // a call path of this thread's tree
+  kForward = 1,  // fold link in its parent's child lookup: entering `region` below the
+                 // parent is a recursive call of the ancestor `link` (same region);
+                 // never on the stack, never a call path of the profile
+  kProxy = 2,    // stands on the stack for frames of the real node `link` opened in
+                 // recursion mode; `incl` and the extra counters hold the exclusive
+                 // share charged to `link` then; not in the tree
+};
 
 struct Node {
   uint32_t region;       // descriptor id value (region index + 1)
   uint32_t nchildren;
-  Node *cache;           // child found last time; &g_no_child when none yet
+  Node *cache;           // child found last time; &g_no_child when none yet (never a kForward)
   uint64_t visits;       // counted at enter
-  uint64_t incl;         // inclusive ticks of closed visits
+  uint64_t incl;         // inclusive ticks of closed visits (kProxy: exclusive ticks, see fold.hpp)
   Node *parent;
   Node *first_child;     // newest first; published with release for readers
   Node *next_sibling;
@@ -31,8 +46,18 @@ struct Node {
   uint32_t seq;          // creation order in this thread (stable output order)
   // A base frame pushed by adopt_path (an OpenMP worker's copy of its
   // master's call path): kept in the merge although it has no visits here.
-  uint32_t adopted;
-  uint32_t reserved_;
+  uint8_t adopted;
+  uint8_t kind;          // NodeKind
+  uint16_t reserved_;
+  // Recursion mode only (fold.hpp): frames of this call path open now, and
+  // the most ever open at once (the recursion depth folded into it; 0 when
+  // the node never met recursion mode).
+  uint32_t open;
+  uint32_t max_open;
+  uint32_t reserved2_;
+  // kReal: its proxy once it had a frame in recursion mode (else null);
+  // kForward: the ancestor it folds into; kProxy: the real node it stands for.
+  Node *link;
   // Followed by `n_extra` uint64_t counters (metrics added by later services;
   // 0 today). Kept out of the struct so time/visits never pay for them.
   uint64_t *extra() { return reinterpret_cast<uint64_t *>(this + 1); }
@@ -64,11 +89,18 @@ struct Cct {
 void cct_init(Cct &c, uint32_t n_extra);
 
 // Slow path of child lookup: finds or creates the child of `parent` for
-// `region` (does not update parent->cache; the caller does).
+// `region` (does not update parent->cache; the caller does). When `parent`
+// or one of its ancestors is `region` already, the entry made (once per
+// parent and region) is a kForward link to the nearest such ancestor:
+// recursion never makes a new call path.
 Node *cct_child(Cct &c, Node *parent, uint32_t region) __attribute__((noinline));
 
+// The proxy of real node `n`, made on first use (fold.hpp).
+Node *cct_proxy(Cct &c, Node *n) __attribute__((noinline));
+
 // Calls f(node) for every node below the root, parents before children,
-// without recursion and without allocating.
+// without recursion and without allocating (kForward entries included:
+// callers that want call paths skip them).
 template <class F>
 void cct_for_each(Node &root, F &&f) {
   Node *n = __atomic_load_n(&root.first_child, __ATOMIC_ACQUIRE);

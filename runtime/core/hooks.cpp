@@ -35,14 +35,42 @@ __attribute__((always_inline)) inline uint64_t fast_clock() {
 #endif
 }
 
-// Everything hcc_enter's fast path does not handle.
-__attribute__((noinline)) void enter_general(hcc_region_desc *d) {
+// Recursion mode's common enter (fold.hpp): folded frames are open, nothing
+// is paused, no per-event service runs (so the TSC is the clock), there is
+// room below the depth cut, and the entry below the running frame's node
+// was seen before (the running proxy caches it, fold links included).
+// Returns false for everything else, which the general path handles.
+__attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, uint32_t region) {
+  const uint32_t depth = ts->depth;
+  // One compare: off outside recursion mode, with per-event services, while
+  // paused, at the depth cut and when the stack array is full.
+  if (depth >= ts->fold_limit) return false;
+  Frame *top = ts->stack + depth;
+  Node *caller = top->node;  // in recursion mode and not paused, always a proxy
+  Node *entry = caller->cache;
+  if (caller->kind != kProxy || entry->region != region) return false;
+  Node *n = entry->kind == kForward ? entry->link : entry;
+  Node *px = n->link;
+  if (!px) return false;
+  ++n->visits;
+  if (++n->open > n->max_open) n->max_open = n->open;
+  top[1].node = px;
+  ts->depth = depth + 1;
+  const uint64_t t = fast_clock();  // last, so the work above is the caller's
+  caller->incl += t - ts->fold_last;
+  ts->fold_last = t;
+  top[1].start = t;
+  return true;
+}
+
+// Everything hcc_enter's fast path and recursion mode's lane do not handle.
+__attribute__((noinline)) void enter_slow(hcc_region_desc *d) {
   ThreadState *ts = t_state;
-  if (!ts) ts = thread_state_create();
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
+  if (!ts) ts = thread_state_create();
   if (region == 0) region = register_region(d);
   if (region == kExcludedId) return;  // filtered when it registered just now
-  // hcc_pause: skipped, counted so their exits are recognised (exit_slow).
+  // hcc_pause: skipped, counted so their exits are recognised (exit_repair).
   if (HCC_UNLIKELY(ts->pause_count)) {
     ++ts->pause_skipped;
     return;
@@ -65,7 +93,7 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   }
   if (depth < ts->max_depth) {
     if (depth + 2 > ts->capacity) thread_state_grow(ts);
-    push_frame(ts, region);
+    push_region(ts, region);
     services_enter(ts);
     if (flags & kFlagSelect) ++ts->sel_inside;
     if ((flags & kFlagPrune) && !ts->prune_depth) ts->prune_depth = ts->depth;
@@ -73,7 +101,7 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
     // One visible artificial node holds everything below the cut.
     if (ts->depth_region == kNoRegion) ts->depth_region = register_depth_limit_region(ts->max_depth);
     if (depth + 2 > ts->capacity) thread_state_grow(ts);
-    push_frame(ts, ts->depth_region);
+    push_region(ts, ts->depth_region);
     services_enter(ts);
   } else {
     ++ts->overflow;  // below the cut: counted, not recorded
@@ -81,12 +109,22 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   }
 }
 
+// hcc_enter's slow path: recursion mode's lane first, without a stack frame
+// of its own (a leaf like the fast path), then everything else.
+__attribute__((noinline)) void enter_general(hcc_region_desc *d) {
+  ThreadState *ts = t_state;
+  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
+  if (ts && region + 1 > 1 && enter_folded_lane(ts, region)) return;
+  return enter_slow(d);
+}
+
 // The top frame is not `region`'s: we are below the depth cut, exits were
 // skipped (longjmp, a C cleanup that did not run), the descriptor was never
 // entered, or the exit is spurious.
-__attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t) {
+__attribute__((noinline)) void exit_repair(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t) {
   uint32_t depth = ts->depth;
-  if (depth > 0 && ts->stack[depth].node->region == kPauseRegion) {
+  Node *top_node = ts->stack[depth].node;
+  if (depth > 0 && top_node->region == kPauseRegion) {
     if (ts->pause_skipped > 0) {  // the exit of an enter skipped while paused
       --ts->pause_skipped;
       return;
@@ -95,15 +133,12 @@ __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, ui
     // while paused): recording resumes here.
     pause_drop(ts, t);
     depth = ts->depth;
-    Frame *top = ts->stack + depth;
-    if (depth > 0 && top->node->region == region) {
-      top->node->incl += t - top->start;
-      services_exit(ts, depth - 1, t);
-      ts->depth = depth - 1;
+    if (depth > 0 && frame_region(ts->stack[depth]) == region) {
+      close_frames(ts, depth - 1, t);
       return;
     }
   }
-  if (depth > 0 && ts->stack[depth].node->region == ts->depth_region) {
+  if (depth > 0 && frame_region(ts->stack[depth]) == ts->depth_region) {
     if (ts->overflow > 0) {
       --ts->overflow;
       return;
@@ -117,11 +152,21 @@ __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, ui
   // Skipped exits: close every frame above the region's frame, and the
   // region's frame itself, at `t`. An exit with no open frame is ignored.
   for (uint32_t d2 = depth; d2 > 0; --d2) {
-    if (ts->stack[d2].node->region == region) {
+    if (frame_region(ts->stack[d2]) == region) {
       close_frames(ts, d2 - 1, t);
       return;
     }
   }
+}
+
+// hcc_exit's slow path. A frame opened in recursion mode stands on a proxy
+// (fold.hpp): its normal exit is popped here, without a stack frame (a leaf
+// like the fast path). Only hcc_exit's fast path gets here with one:
+// exit_general pops those itself (it runs the per-event services).
+__attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t) {
+  Node *top_node = ts->stack[ts->depth].node;
+  if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t);
+  return exit_repair(ts, d, region, t);
 }
 
 __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
@@ -136,15 +181,20 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
     }
   }
   Frame *top = ts->stack + ts->depth;
-  if (top->node->region != region) {
-    exit_slow(ts, d, region, t);
+  if (frame_region(*top) != region) {
+    exit_repair(ts, d, region, t);
     if (g_selective) selection_resync(ts);
     return;
   }
   uint64_t ticks = t - top->start;
-  top->node->incl += ticks;
-  services_exit(ts, ts->depth - 1, t);
-  uint32_t popped = ts->depth--;
+  uint32_t popped = ts->depth;
+  if (top->node->kind == kProxy) {
+    close_frames(ts, popped - 1, t);  // recursion mode charges it (fold.hpp)
+  } else {
+    top->node->incl += ticks;
+    services_exit(ts, popped - 1, t);
+    ts->depth = popped - 1;
+  }
   if (HCC_UNLIKELY(g_selective)) {
     if (g_throttle) throttle_account(ts, region, ticks);
     if (region_flags(region) & kFlagSelect) --ts->sel_inside;

@@ -4,21 +4,29 @@
 #include <cstdint>
 
 #include "clock.hpp"
+#include "fold.hpp"
 #include "thread_state.hpp"
 
 namespace hcc::rt {
 
-// Pushes the child of the top frame for `region`; the caller has checked
-// that stack[depth + 1] exists.
-__attribute__((always_inline)) inline void push_frame(ThreadState *ts, uint32_t region) {
+// Pushes the frame of `region` under the top frame, from the general paths;
+// the caller has checked that stack[depth + 1] exists. Recursion (a
+// kForward entry) and any push while in recursion mode go to push_folded
+// (fold.hpp); otherwise this is what the fast path does.
+__attribute__((always_inline)) inline void push_region(ThreadState *ts, uint32_t region) {
   uint32_t depth = ts->depth;
   Frame *top = ts->stack + depth;
-  Node *parent = top->node;
+  Node *caller = top->node;
+  Node *parent = attributed(caller);
   Node *child = parent->cache;
   if (__builtin_expect(child->region != region, 0)) {
     child = cct_child(ts->cct, parent, region);
-    parent->cache = child;
+    if (child->kind == kReal) parent->cache = child;  // never a fold link: the fast path reads it
   }
+  // A proxy's own cache serves recursion mode's lane (hooks.cpp), links too.
+  if (caller->kind == kProxy) caller->cache = child;
+  if (child->kind == kForward) return push_folded(ts, child->link);
+  if (__builtin_expect(ts->fold_base != 0, 0)) return push_folded(ts, child);
   ++child->visits;
   top[1].node = child;
   ts->depth = depth + 1;

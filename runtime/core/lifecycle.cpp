@@ -16,7 +16,9 @@
 
 #include "clock.hpp"
 #include "env.hpp"
+#include "fold.hpp"
 #include "hooks.hpp"
+#include "nothing_measured.hpp"
 #include "output.hpp"
 #include "profile_builder.hpp"
 #include "registry.hpp"
@@ -119,12 +121,15 @@ void after_fork_child() {
     cct_for_each(self->cct.root, [](Node *n) {
       n->visits = 0;
       n->incl = 0;
+      n->max_open = n->open;
+      if (n->kind == kReal && n->link) n->link->incl = 0;  // its proxy (fold.hpp)
     });
     uint64_t now = clock_now();
     for (uint32_t d = 1; d <= self->depth; ++d) {
       self->stack[d].start = now;
-      self->stack[d].node->visits = 1;
+      ++attributed(self->stack[d].node)->visits;
     }
+    self->fold_t0 = self->fold_last = now;  // recursion mode, if on, begins now too
     self->dropped = self->overflow;
   }
   registry_unlock();
@@ -176,7 +181,10 @@ bool claim_finalize() noexcept { return !g_finalized.exchange(true); }
 
 void finalize() noexcept {
   if (g_finalized.exchange(true)) return;
-  if (!any_thread()) return;  // nothing was measured: leave no trace
+  if (!any_thread()) {  // nothing was measured: no profile, at most one line
+    note_nothing_measured();
+    return;
+  }
   try {
     write_profile(build_local_profile());
   } catch (const std::exception &e) {

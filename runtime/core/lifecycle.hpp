@@ -13,8 +13,9 @@ void runtime_init_once();
 
 // Writes the profile once: from the library destructor (after the program's
 // atexit handlers and static destructors), from the terminate handler, or
-// from a fatal-signal handler (best effort). Does nothing when no region was
-// ever entered or when it already ran.
+// from a fatal-signal handler (best effort). Does nothing when it already
+// ran; when no region was ever entered it writes nothing and at most says
+// so in one line (nothing_measured.hpp).
 void finalize() noexcept;
 
 // Takes the one finalize for a service that writes the profile itself (the

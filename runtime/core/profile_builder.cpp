@@ -11,6 +11,7 @@
 #include "clock.hpp"
 #include "env.hpp"
 #include "event_services.hpp"
+#include "fold.hpp"
 #include "lifecycle.hpp"
 #include "metrics.hpp"
 #include "registry.hpp"
@@ -98,36 +99,75 @@ std::string host_name() {
   return buf;
 }
 
-// One thread's nodes with what the merge needs.
+// One thread's call paths with what the merge needs.
 struct ThreadNodes {
-  std::vector<const Node *> nodes;  // creation order: parents before children
-  std::vector<int> global;          // merged (temporary) id per node
-  std::vector<uint64_t> incl;       // inclusive ticks, open frames included
+  std::vector<const Node *> nodes;  // real nodes in creation order: parents before children
+  std::vector<int> parent;          // index of the parent in `nodes`; -1 below the root
+  std::vector<int> global;          // merged (temporary) id per node; -1 when left out
+  std::vector<uint64_t> incl;       // inclusive ticks: open frames and folded recursion included
 };
+
+// Inclusive values under recursion folding (fold.hpp): a node's own
+// accumulation plus what recursion mode charged to every node of its
+// subtree. Unsigned arithmetic: a node whose frame is still open may hold
+// less than zero until that frame's share is added (end_mode).
+std::vector<uint64_t> with_folded_shares(const ThreadNodes &t, std::vector<uint64_t> own,
+                                         std::vector<uint64_t> folded) {
+  for (size_t i = t.nodes.size(); i-- > 0;)
+    if (t.parent[i] >= 0) folded[size_t(t.parent[i])] += folded[i];
+  for (size_t i = 0; i < own.size(); ++i) own[i] += folded[i];
+  return own;
+}
+
+const Node *proxy_of(const Node *n) { return __atomic_load_n(&n->link, __ATOMIC_ACQUIRE); }
 
 ThreadNodes collect(ThreadState *ts, uint64_t now) {
   ThreadNodes t;
-  cct_for_each(ts->cct.root, [&](Node *n) { t.nodes.push_back(n); });
+  // kForward entries are fold links, not call paths.
+  cct_for_each(ts->cct.root, [&](Node *n) {
+    if (n->kind == kReal) t.nodes.push_back(n);
+  });
   std::sort(t.nodes.begin(), t.nodes.end(),
             [](const Node *a, const Node *b) { return a->seq < b->seq; });
   std::unordered_map<const Node *, size_t> pos;
   pos.reserve(t.nodes.size());
-  t.incl.resize(t.nodes.size());
-  for (size_t i = 0; i < t.nodes.size(); ++i) {
-    pos[t.nodes[i]] = i;
-    t.incl[i] = t.nodes[i]->incl;
+  const size_t n = t.nodes.size();
+  std::vector<uint64_t> own(n), folded(n, 0);
+  t.parent.assign(n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    const Node *node = t.nodes[i];
+    pos[node] = i;
+    own[i] = node->incl;
+    if (const Node *px = proxy_of(node)) folded[i] = px->incl;
+    auto it = pos.find(node->parent);  // parents come first
+    if (it != pos.end()) t.parent[i] = int(it->second);
   }
   // Open frames count up to `now`. Another thread may be running: read its
   // stack as it is, and skip entries that are not plausible.
   if (!ts->ended) {
     const Frame *stack = __atomic_load_n(&ts->stack, __ATOMIC_ACQUIRE);
     uint32_t depth = __atomic_load_n(&ts->depth, __ATOMIC_RELAXED);
-    for (uint32_t d = 1; d <= depth && d < ts->capacity; ++d) {
-      auto it = pos.find(stack[d].node);
-      if (it != pos.end() && stack[d].start <= now) t.incl[it->second] += now - stack[d].start;
-    }
+    if (depth >= ts->capacity) depth = ts->capacity - 1;
+    open_frames_shares(
+        ts, stack, depth, now,
+        [&](const Node *node, uint64_t ticks) {
+          auto it = pos.find(node);
+          if (it != pos.end()) own[it->second] += ticks;
+        },
+        [&](const Node *px, uint64_t ticks) {
+          auto it = pos.find(px->link);
+          if (it != pos.end()) folded[it->second] += ticks;
+        });
   }
+  t.incl = with_folded_shares(t, std::move(own), std::move(folded));
   return t;
+}
+
+// The recursion depth folded into a call path: the most frames of it open
+// at once (1 for any visited path that never recursed).
+double recursion_depth(const Node *n) {
+  if (n->max_open) return double(n->max_open);
+  return n->visits ? 1.0 : 0.0;
 }
 
 }  // namespace
@@ -229,35 +269,61 @@ Profile build_local_profile(BuildFor what) {
   for (size_t l = 0; l < threads.size(); ++l)
     p.locations.push_back({"thread " + std::to_string(l), 0, int(l)});
 
+  // Recursion folded into some call path (fold.hpp): its depth is a metric.
+  bool folded_recursion = false;
+  for (const ThreadNodes &t : per_thread)
+    for (size_t i = 0; i < t.nodes.size() && !folded_recursion; ++i)
+      folded_recursion = t.global[i] >= 0 && t.nodes[i]->max_open > 1;
+  const size_t depth_metric = p.metrics.size();
+  if (folded_recursion) {
+    p.metrics.push_back(core_metric(
+        "recursion_depth", "Recursion depth", "frames",
+        "Most frames of this call path open at once: recursive calls of a region already on the "
+        "call path are folded into it (1: no recursion)",
+        profile::DType::MaxDouble, profile::CubeType::Exclusive));
+  }
+
   // Values, stored exclusive: time = inclusive - children's inclusive, in
   // ticks and signed, so inclusive = exclusive + children holds exactly.
   const size_t nloc = threads.size(), ncn = p.cnodes.size();
   p.excl.assign(p.metrics.size(), std::vector<double>(ncn * nloc, 0.0));
   for (size_t l = 0; l < nloc; ++l) {
     ThreadNodes &t = per_thread[l];
-    std::unordered_map<const Node *, size_t> pos;
-    for (size_t i = 0; i < t.nodes.size(); ++i) pos[t.nodes[i]] = i;
-    std::vector<int64_t> excl_ticks(t.incl.begin(), t.incl.end());
-    for (size_t i = 0; i < t.nodes.size(); ++i) {
-      if (t.global[i] < 0) continue;  // skipped above, so not a child in the profile
-      auto it = pos.find(t.nodes[i]->parent);
-      if (it != pos.end()) excl_ticks[it->second] -= int64_t(t.incl[i]);
-    }
+    const size_t n = t.nodes.size();
+    // Exclusive = inclusive - the inclusive values of the children kept in
+    // the profile (a kept node's parent is kept).
+    auto exclusive = [&](const std::vector<uint64_t> &incl) {
+      std::vector<int64_t> ex(incl.begin(), incl.end());
+      for (size_t i = 0; i < n; ++i)
+        if (t.global[i] >= 0 && t.parent[i] >= 0) ex[size_t(t.parent[i])] -= int64_t(incl[i]);
+      return ex;
+    };
+    const std::vector<int64_t> excl_ticks = exclusive(t.incl);
     const uint32_t n_extra = threads[l]->cct.n_extra;
-    for (size_t i = 0; i < t.nodes.size(); ++i) {
+    for (uint32_t k = 0; k < extras.size() && k < n_extra; ++k) {
+      // A counter's own amounts plus what recursion mode charged to its proxy.
+      std::vector<uint64_t> own(n), folded(n, 0);
+      for (size_t i = 0; i < n; ++i) {
+        own[i] = t.nodes[i]->extra()[k];
+        if (const Node *px = proxy_of(t.nodes[i])) folded[i] = px->extra()[k];
+      }
+      std::vector<double> v(n);
+      if (extras[k].inclusive_counts) {
+        const std::vector<int64_t> ex = exclusive(with_folded_shares(t, std::move(own), std::move(folded)));
+        for (size_t i = 0; i < n; ++i) v[i] = double(ex[i]);
+      } else {
+        for (size_t i = 0; i < n; ++i) v[i] = double(own[i] + folded[i]);
+      }
+      for (size_t i = 0; i < n; ++i)
+        if (t.global[i] >= 0) p.at(2 + k, size_t(new_id[t.global[i]]), l) = v[i] * extras[k].scale;
+    }
+    for (size_t i = 0; i < n; ++i) {
       if (t.global[i] < 0) continue;
       size_t c = size_t(new_id[t.global[i]]);
-      const Node *n = t.nodes[i];
+      const Node *node = t.nodes[i];
       p.at(0, c, l) = double(excl_ticks[i]) * seconds_per_tick;
-      p.at(1, c, l) = double(n->visits);
-      for (uint32_t k = 0; k < extras.size() && k < n_extra; ++k) {
-        double v = double(n->extra()[k]);
-        if (extras[k].inclusive_counts) {
-          for (const Node *ch = n->first_child; ch; ch = ch->next_sibling)
-            if (ch->region != kNoRegion) v -= double(ch->extra()[k]);
-        }
-        p.at(2 + k, c, l) = v * extras[k].scale;
-      }
+      p.at(1, c, l) = double(node->visits);
+      if (folded_recursion) p.at(depth_metric, c, l) = recursion_depth(node);
     }
   }
   return p;

@@ -14,6 +14,7 @@
 #include "clock.hpp"
 #include "event_services.hpp"
 #include "filter/filter.hpp"
+#include "fold.hpp"
 #include "hcc/region.h"
 #include "metrics.hpp"
 #include "thread_state.hpp"
@@ -220,7 +221,7 @@ uint32_t *selection_saved_slot(ThreadState *ts, uint32_t depth) {
 void selection_resync(ThreadState *ts) {
   uint32_t inside = 0;
   for (uint32_t d = 1; d <= ts->depth; ++d)
-    if (region_flags(ts->stack[d].node->region) & kFlagSelect) ++inside;
+    if (region_flags(frame_region(ts->stack[d])) & kFlagSelect) ++inside;
   ts->sel_inside = inside;
   if (ts->prune_depth > ts->depth) ts->prune_depth = 0;
   ts->sel_skipped = 0;

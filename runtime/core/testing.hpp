@@ -32,6 +32,8 @@ HCC_TESTING_API void set_max_depth_for_new_threads(uint32_t n);
 // node included) and open enters below the cut.
 HCC_TESTING_API uint32_t open_frames();
 HCC_TESTING_API uint32_t open_below_cut();
+// Is the calling thread in recursion mode (a folded frame open, fold.hpp)?
+HCC_TESTING_API bool recursion_mode();
 
 // "tsc" or "CLOCK_MONOTONIC".
 HCC_TESTING_API std::string clock_name();

@@ -14,6 +14,7 @@
 #include "lifecycle.hpp"
 #include "metrics.hpp"
 #include "event_services.hpp"
+#include "fold.hpp"
 
 namespace hcc::rt {
 
@@ -47,9 +48,13 @@ void compute_fast_limit(ThreadState *ts) {
   // Without the TSC, or with a per-event service (PAPI counters), every
   // enter takes the general path (hooks.cpp, event_services.hpp).
   uint32_t by_capacity = ts->capacity - 1;
-  ts->fast_limit = by_capacity < ts->max_depth ? by_capacity : ts->max_depth;
-  if (!g_fast_events) ts->fast_limit = 0;
-  if (ts->pause_count) ts->fast_limit = 0;  // hcc_pause: every enter is skipped
+  uint32_t limit = by_capacity < ts->max_depth ? by_capacity : ts->max_depth;
+  if (!g_fast_events) limit = 0;
+  if (ts->pause_count) limit = 0;  // hcc_pause: every enter is skipped
+  // Recursion mode (fold.hpp) charges every event: the fast path is off,
+  // its lane in the general path on, under the same conditions.
+  ts->fast_limit = ts->fold_base ? 0 : limit;
+  ts->fold_limit = ts->fold_base ? limit : 0;
 }
 
 namespace {
@@ -109,6 +114,11 @@ void thread_state_grow(ThreadState *ts) {
 
 void close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
   if (ts->depth > target) services_exit(ts, target, t);
+  if (ts->fold_base) {
+    fold_close_frames(ts, target, t);
+    ts->overflow = 0;
+    return;
+  }
   for (uint32_t d = ts->depth; d > target; --d) {
     Frame &f = ts->stack[d];
     f.node->incl += t - f.start;

@@ -34,6 +34,11 @@ struct ThreadState {
   uint32_t fast_limit;  // enter stays on the fast path while depth < fast_limit
   uint32_t overflow;    // open enters below the depth cut, not recorded
   uint32_t capacity;    // frames the stack array holds
+  // --- recursion mode (fold.hpp): general paths only ---
+  uint32_t fold_base;   // depth of the frame that began recursion mode; 0 = not in it
+  uint32_t fold_limit;  // recursion mode's lane (hooks.cpp) while depth < fold_limit
+  uint64_t fold_last;   // time of the last event in recursion mode
+  uint64_t fold_t0;     // when recursion mode began
   Cct cct;
   // --- cold ---
   uint32_t max_depth;   // HCC_MAX_DEPTH when the thread started
@@ -68,7 +73,8 @@ ThreadState *thread_state_create() __attribute__((noinline, cold));
 void thread_state_grow(ThreadState *ts) __attribute__((noinline, cold));
 
 // Closes frames stack[depth] .. stack[target + 1] at time `t` (their time is
-// attributed up to `t`) and clears the overflow counter.
+// attributed up to `t`) and clears the overflow counter. In recursion mode
+// (fold.hpp) the time is charged as that mode charges it.
 void close_frames(ThreadState *ts, uint32_t target, uint64_t t);
 
 // Recomputes fast_limit from capacity, depth limit and mode (hcc_resume).

@@ -19,6 +19,7 @@
 #include "cct.hpp"
 #include "clock.hpp"
 #include "event_services.hpp"
+#include "fold.hpp"
 #include "hcc/region.h"
 #include "registry.hpp"
 #include "selection.hpp"
@@ -82,12 +83,12 @@ HCC_API void hcc_region_end(const char *name) {
   ThreadState *ts = t_state;
   // The check needs an exact stack: skipped under select/prune/pause.
   if (ts && id != kExcludedId && !g_selective && ts->pause_count == 0 && ts->overflow == 0) {
-    uint32_t top = ts->stack[ts->depth].node->region;
+    uint32_t top = frame_region(ts->stack[ts->depth]);
     if (id == 0) {
       complain(std::string("hcc_region_end(\"") + d->name + "\") without a matching hcc_region_begin; ignored");
     } else if (top != id && top != ts->depth_region) {
       bool open = false;
-      for (uint32_t k = ts->depth; k > 0 && !open; --k) open = ts->stack[k].node->region == id;
+      for (uint32_t k = ts->depth; k > 0 && !open; --k) open = frame_region(ts->stack[k]) == id;
       std::string inner = ts->depth > 0 ? region_name(top) : std::string("(none)");
       complain(std::string("hcc_region_end(\"") + d->name + "\") does not match the innermost open region \"" +
                inner + "\"; " +
@@ -107,7 +108,7 @@ HCC_API void hcc_pause(void) {
     ts->pause_node->region = kPauseRegion;
     ts->pause_node->cache = &g_no_child;
   }
-  // A marker frame: every exit while paused meets it and goes to exit_slow,
+  // A marker frame: every exit while paused meets it and goes to exit_repair,
   // which tells skipped enters from older frames; fast_limit 0 sends every
   // enter to enter_general, which skips it.
   if (ts->depth + 2 > ts->capacity) thread_state_grow(ts);

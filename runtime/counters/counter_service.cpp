@@ -8,7 +8,8 @@
 // general paths call on_enter / on_exit below, which read all counters of
 // the thread (one read per source) and add (reading at exit − reading at
 // enter) to the node, exactly like time. The builder derives
-// exclusive = inclusive − children.
+// exclusive = inclusive − children. In recursion mode (core/fold.hpp) the
+// counts are charged per event to the running frame, again like time.
 //
 // Any problem (unknown event, unavailable here, cannot be combined) prints
 // one line per event naming it, the cause and what works here, and the run
@@ -323,25 +324,6 @@ void on_thread_start(ThreadState *ts) {
   t_pt = pt;
 }
 
-void on_enter(ThreadState *ts) {
-  PerThread *pt = t_pt;
-  if (!pt || !pt->ok || g_off.load(std::memory_order_relaxed)) return;
-  const uint32_t d = ts->depth;
-  if (d >= pt->start_frames) {
-    // Grows like the shadow stack; the old array is kept, a finalizer on
-    // another thread may be reading it.
-    uint32_t frames = pt->start_frames ? pt->start_frames * 2 : 256;
-    while (frames <= d) frames *= 2;
-    auto *s = static_cast<long long *>(std::calloc(size_t(frames) * size_t(g_n), sizeof(long long)));
-    if (!s) return;
-    if (pt->start) std::memcpy(s, pt->start, sizeof(long long) * size_t(pt->start_frames) * size_t(g_n));
-    __atomic_store_n(&pt->start, s, __ATOMIC_RELEASE);
-    pt->start_frames = frames;
-  }
-  read_now(pt);  // last, so the work above is charged to the caller
-  std::memcpy(pt->start + size_t(d) * size_t(g_n), pt->last, sizeof(long long) * size_t(g_n));
-}
-
 // Adds (reading − start) to frames stack[from] .. stack[target + 1] and
 // moves their start to the reading (so a later flush counts nothing twice).
 void charge(PerThread *pt, uint32_t from, uint32_t target) {
@@ -359,11 +341,73 @@ void charge(PerThread *pt, uint32_t from, uint32_t target) {
   }
 }
 
+// Recursion mode (core/fold.hpp) charges exclusively: the counts since the
+// last event go to the running frame stack[d] alone (to the frame below
+// the pause marker when that is on top), whose node is a proxy then; the
+// builder adds proxies' counts up the tree as it does for time.
+void charge_running(PerThread *pt, uint32_t d) {
+  const ThreadState *ts = pt->ts;
+  const Frame *stack = __atomic_load_n(&ts->stack, __ATOMIC_ACQUIRE);
+  long long *start = __atomic_load_n(&pt->start, __ATOMIC_ACQUIRE);
+  if (d >= pt->start_frames) return;
+  const uint32_t who = d > ts->fold_base && stack[d].node == ts->pause_node ? d - 1 : d;
+  uint64_t *x = stack[who].node->extra();
+  long long *s = start + size_t(d) * size_t(g_n);
+  for (int k = 0; k < g_n; ++k) {
+    long long delta = pt->last[k] - s[k];
+    if (delta > 0) x[g_metric[k]] += uint64_t(delta);
+    s[k] = pt->last[k];
+  }
+}
+
+// The frames stack[1 .. d] run from now on (recursion mode ended, or
+// stack[d] became the running frame in it).
+void restart(PerThread *pt, uint32_t from, uint32_t to) {
+  for (uint32_t d = from; d <= to && d < pt->start_frames; ++d)
+    std::memcpy(pt->start + size_t(d) * size_t(g_n), pt->last, sizeof(long long) * size_t(g_n));
+}
+
+void on_enter(ThreadState *ts) {
+  PerThread *pt = t_pt;
+  if (!pt || !pt->ok || g_off.load(std::memory_order_relaxed)) return;
+  const uint32_t d = ts->depth;
+  if (d >= pt->start_frames) {
+    // Grows like the shadow stack; the old array is kept, a finalizer on
+    // another thread may be reading it.
+    uint32_t frames = pt->start_frames ? pt->start_frames * 2 : 256;
+    while (frames <= d) frames *= 2;
+    auto *s = static_cast<long long *>(std::calloc(size_t(frames) * size_t(g_n), sizeof(long long)));
+    if (!s) return;
+    if (pt->start) std::memcpy(s, pt->start, sizeof(long long) * size_t(pt->start_frames) * size_t(g_n));
+    __atomic_store_n(&pt->start, s, __ATOMIC_RELEASE);
+    pt->start_frames = frames;
+  }
+  read_now(pt);  // last, so the work above is charged to the caller
+  if (ts->fold_base == d) {
+    charge(pt, d - 1, 0);  // recursion mode begins: the older frames' share ends here
+  } else if (ts->fold_base != 0 && d > ts->fold_base) {
+    charge_running(pt, d - 1);  // in recursion mode: the caller's share since the last event
+  }
+  std::memcpy(pt->start + size_t(d) * size_t(g_n), pt->last, sizeof(long long) * size_t(g_n));
+}
+
 void on_exit(ThreadState *ts, uint32_t target, uint64_t) {
   PerThread *pt = t_pt;
   if (!pt || !pt->ok || g_off.load(std::memory_order_relaxed)) return;
   read_now(pt);  // first, so the work below is not charged to the region
-  charge(pt, ts->depth, target);
+  const uint32_t base = ts->fold_base;
+  if (base == 0) {
+    charge(pt, ts->depth, target);
+    return;
+  }
+  // Recursion mode: only the running frame ran since the last event; frames
+  // older than the mode that close now (a repair) had their share when it
+  // began.
+  charge_running(pt, ts->depth);
+  if (target >= base)
+    restart(pt, target, target);  // the caller runs again
+  else
+    restart(pt, 1, target);  // the mode ends: the older frames run again
 }
 
 void on_thread_end(ThreadState *) {
@@ -391,7 +435,11 @@ void before_build() {
     if (!pt->ok || pt->ts->ended) continue;
     if (pt == t_pt) read_now(pt);
     uint32_t depth = __atomic_load_n(&pt->ts->depth, __ATOMIC_RELAXED);
-    charge(pt, depth, 0);
+    const uint32_t base = __atomic_load_n(&pt->ts->fold_base, __ATOMIC_RELAXED);
+    if (base != 0 && depth >= base)
+      charge_running(pt, depth);  // recursion mode (see charge_running)
+    else
+      charge(pt, depth, 0);
   }
   pthread_mutex_unlock(&g_lock);
 }

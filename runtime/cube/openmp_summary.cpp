@@ -26,6 +26,10 @@ namespace hcc::profile {
 
 namespace {
 
+// A text view stays bounded whatever the tree: tables beyond this many
+// (the smallest) are left to the .cubex.
+constexpr size_t kMaxTables = 100;
+
 std::string upper(std::string s) {
   for (char &c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
   return s;
@@ -60,16 +64,38 @@ std::string openmp_summary_text(const Profile &p) {
     return v;
   };
 
+  // One table per construct's call path; bodies and barriers are shown as
+  // columns of their construct. At most kMaxTables of them, those with the
+  // largest execT (summed over threads), in tree order.
+  auto has_table = [&](size_t c) {
+    if (!is_omp(c)) return false;
+    const std::string &role = region(c).role;
+    return !(role == "implicit barrier" || role == "critical sblock" || role == "single sblock" ||
+             role == "section" || role == "ordered sblock");
+  };
+  auto exec_sum = [&](size_t c) {
+    double v = 0;
+    for (size_t l = 0; l < nl; ++l) v += t[c * nl + l];
+    return v;
+  };
+  std::vector<size_t> tables;
+  for (size_t c = 0; c < nc; ++c)
+    if (has_table(c)) tables.push_back(c);
+  const size_t all_tables = tables.size();
+  if (tables.size() > kMaxTables) {
+    std::stable_sort(tables.begin(), tables.end(), [&](size_t a, size_t b) { return exec_sum(a) > exec_sum(b); });
+    tables.resize(kMaxTables);
+    std::sort(tables.begin(), tables.end());
+  }
+
   std::string out = "OPENMP (ompP-style; times in seconds, per thread and SUM)\n";
+  if (tables.size() < all_tables)
+    out += fmt::format("(the {} construct call paths of {} with the largest execT; all of them are in the .cubex)\n",
+                       tables.size(), all_tables);
   int rid = 0;
-  for (size_t c = 0; c < nc; ++c) {
+  for (size_t c : tables) {
     const Region &r = region(c);
-    if (!is_omp(c)) continue;
     const std::string &role = r.role;
-    // Bodies and barriers are shown as columns of their construct.
-    if (role == "implicit barrier" || role == "critical sblock" || role == "single sblock" ||
-        role == "section" || role == "ordered sblock")
-      continue;
     std::vector<std::string> cols = {"execT", "execC"};
     const char *body_role = nullptr;
     bool body_is_rest = false, has_bar = false, body_count = false;
@@ -175,11 +201,24 @@ std::string openmp_summary_text(const Profile &p) {
                          o.total, ov, o.total > 0 ? 100.0 * ov / o.total : 0.0, share(o.sync),
                          share(o.imbal), share(o.limpar), share(o.mgmt));
     };
-    for (auto &[c, o] : regions) {
-      const Region &r = region(c);
-      line(fmt::format("{}:{}", r.file, r.begin_line), o);
+    for (auto &[c, o] : regions)
       all.total += o.total, all.sync += o.sync, all.imbal += o.imbal, all.limpar += o.limpar, all.mgmt += o.mgmt;
+    // At most kMaxTables parallel regions' call paths by name, the largest
+    // total; "whole program" counts them all.
+    std::vector<size_t> shown(regions.size());
+    for (size_t i = 0; i < shown.size(); ++i) shown[i] = i;
+    if (shown.size() > kMaxTables) {
+      std::stable_sort(shown.begin(), shown.end(),
+                       [&](size_t a, size_t b) { return regions[a].second.total > regions[b].second.total; });
+      shown.resize(kMaxTables);
+      std::sort(shown.begin(), shown.end());
     }
+    for (size_t i : shown) {
+      const Region &r = region(regions[i].first);
+      line(fmt::format("{}:{}", r.file, r.begin_line), regions[i].second);
+    }
+    if (shown.size() < regions.size())
+      out += fmt::format("  ({} more parallel region call paths, in the .cubex)\n", regions.size() - shown.size());
     line("whole program", all);
   }
   return out;

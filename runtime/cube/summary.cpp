@@ -233,8 +233,32 @@ std::string hot_paths_text(const View &v, std::size_t top) {
   return fmt::format("HOTTEST CALL PATHS (top {} by exclusive time, {})\n", top, v.scope()) + t.render();
 }
 
-std::string tree_text(const View &v) {
+// The call tree in pre-order. With `max_paths` > 0 only that many call
+// paths are shown: those with the largest inclusive time (summed over the
+// selected locations; ties: parents first), plus their ancestors, so what is
+// shown is the top of the tree where the time goes; under a node whose
+// children were left out a line says how many.
+std::string tree_text(const View &v, std::size_t max_paths = 0) {
   const Profile &p = v.p;
+  const std::size_t nc = p.cnodes.size();
+  std::vector<char> shown(nc, 1);
+  std::size_t n_shown = nc;
+  double cutoff_ms = 0;
+  if (max_paths > 0 && nc > max_paths) {
+    std::vector<int> order(nc);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return v.incl_sec(static_cast<std::size_t>(a)) > v.incl_sec(static_cast<std::size_t>(b));
+    });
+    shown.assign(nc, 0);
+    for (std::size_t i = 0; i < max_paths; ++i)
+      for (int c = order[i]; c >= 0 && !shown[static_cast<std::size_t>(c)]; c = p.cnodes[static_cast<std::size_t>(c)].parent)
+        shown[static_cast<std::size_t>(c)] = 1;
+    n_shown = 0;
+    for (char s : shown) n_shown += s ? 1 : 0;
+    cutoff_ms = v.incl_sec(static_cast<std::size_t>(order[max_paths])) * 1e3;
+  }
+  const auto children = children_of(p);
   Table t;
   t.header = {"Incl msec", "Excl msec", "Visits"};
   for (int m : v.extra) {
@@ -242,11 +266,15 @@ std::string tree_text(const View &v) {
     t.header.push_back(p.metrics[static_cast<std::size_t>(m)].uniq_name + " excl");
   }
   t.header.push_back("Call path");
+  const std::size_t ncols = t.header.size();
+  std::vector<std::pair<int, std::vector<std::string>>> pending;  // "... more" rows, innermost last
   int depth = 0;
   walk_preorder(
       p,
       [&](int c) {
         const std::size_t cc = static_cast<std::size_t>(c);
+        ++depth;
+        if (!shown[cc]) return;
         std::vector<std::string> cells = {fmt::format("{:.3f}", v.incl_sec(cc) * 1e3),
                                           fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
                                           fmt::format("{:.0f}", v.visits_of(cc))};
@@ -255,13 +283,34 @@ std::string tree_text(const View &v) {
           cells.push_back(format_value(v.incl[mm][cc], p.metrics[mm].dtype));
           cells.push_back(format_value(v.excl[mm][cc], p.metrics[mm].dtype));
         }
-        cells.push_back(std::string(2 * static_cast<std::size_t>(depth), ' ') +
+        cells.push_back(std::string(2 * static_cast<std::size_t>(depth - 1), ' ') +
                         p.regions[static_cast<std::size_t>(p.cnodes[cc].region)].name);
         t.rows.push_back(std::move(cells));
-        ++depth;
+        std::size_t hidden = 0;
+        for (int k : children[cc]) hidden += shown[static_cast<std::size_t>(k)] ? 0 : 1;
+        if (hidden > 0) {
+          // Stands in the children's place, after the shown ones (pre-order
+          // puts them first): marked now, placed when the node is left.
+          std::vector<std::string> more(ncols - 1, "");
+          more.push_back(std::string(2 * static_cast<std::size_t>(depth), ' ') +
+                         fmt::format("... {} more call path{} below", hidden, hidden == 1 ? "" : "s"));
+          pending.push_back({c, std::move(more)});
+        }
       },
-      [&](int) { --depth; });
-  return fmt::format("CALL TREE ({})\n", v.scope()) + t.render();
+      [&](int c) {
+        --depth;
+        if (!pending.empty() && pending.back().first == c) {
+          t.rows.push_back(std::move(pending.back().second));
+          pending.pop_back();
+        }
+      });
+  if (n_shown == nc) return fmt::format("CALL TREE ({})\n", v.scope()) + t.render();
+  return fmt::format("CALL TREE ({}; the {} call paths of {} with the largest inclusive time, and their callers)\n",
+                     v.scope(), n_shown, nc) +
+         t.render() +
+         fmt::format("... {} more call paths, each with at most {:.3f} msec inclusive: all of them are in the "
+                     ".cubex (CubeGUI, hcc-report --tree)\n",
+                     nc - n_shown, cutoff_ms);
 }
 
 // Ratios of counters, when their inputs were measured (PAPI preset names,
@@ -351,6 +400,10 @@ std::string derived_text(const View &v) {
   return fmt::format("DERIVED METRICS (exclusive per region, {}; {})\n", v.scope(), how) + t.render();
 }
 
+// summary.txt shows this many call paths of the tree (the rest are in the
+// .cubex): a text view stays readable, and small, whatever the tree.
+constexpr std::size_t kSummaryTreePaths = 200;
+
 std::string program_name(const Profile &p) {
   for (const char *key : {"program", "hcc.program", "executable"})
     for (const auto &kv : p.attrs)
@@ -394,6 +447,22 @@ std::string summary_text(const Profile &p) {
                      v.total_sec());
   out += fmt::format("Call paths: {}, regions: {}\n", p.cnodes.size(), p.regions.size());
   out += fmt::format("Metrics:    {}\n", metrics);
+  // Recursion folded by the runtime (runtime/core/fold.hpp): say where it
+  // went deepest, so nobody looks for recursion levels in the tree.
+  if (const int rd = p.metric_index("recursion_depth"); rd >= 0) {
+    double deepest = 0;
+    std::size_t where = 0;
+    for (std::size_t c = 0; c < p.cnodes.size(); ++c)
+      for (std::size_t l = 0; l < p.nloc(); ++l)
+        if (p.at(static_cast<std::size_t>(rd), c, l) > deepest) {
+          deepest = p.at(static_cast<std::size_t>(rd), c, l);
+          where = c;
+        }
+    if (deepest > 1)
+      out += fmt::format("Recursion:  folded (a recursive call is counted on the call path it recurses into); "
+                         "deepest: {} frames of {}\n",
+                         deepest, p.regions[static_cast<std::size_t>(p.cnodes[where].region)].name);
+  }
   // Selective measurement (runtime/core/selection.cpp): what was left out,
   // so nobody reads a filtered profile as the whole program.
   for (const auto &kv : p.attrs) {
@@ -426,7 +495,7 @@ std::string summary_text(const Profile &p) {
   if (!mpi.empty()) out += mpi + "\n";
   const std::string omp = openmp_summary_text(p);
   if (!omp.empty()) out += omp + "\n";
-  out += tree_text(v);
+  out += tree_text(v, kSummaryTreePaths);
   return out;
 }
 

@@ -52,8 +52,33 @@ static void BM_EnterExit(benchmark::State &state) {
 }
 BENCHMARK(BM_EnterExit);
 
-// The same pair at depth 10.
+// The same pair at depth 10, below nine different regions: still the fast
+// path (no region repeats on the path).
+REGION(level1_r, "bench_level1");
+REGION(level2_r, "bench_level2");
+REGION(level3_r, "bench_level3");
+REGION(level4_r, "bench_level4");
+REGION(level5_r, "bench_level5");
+REGION(level6_r, "bench_level6");
+REGION(level7_r, "bench_level7");
+REGION(level8_r, "bench_level8");
+REGION(level9_r, "bench_level9");
+static hcc_region_desc *const kLevels[9] = {&level1_r, &level2_r, &level3_r, &level4_r, &level5_r,
+                                            &level6_r, &level7_r, &level8_r, &level9_r};
 static void BM_EnterExitDepth(benchmark::State &state) {
+  for (hcc_region_desc *l : kLevels) hcc_enter(l);
+  for (auto _ : state) {
+    hcc_enter(&child_r);
+    hcc_exit(&child_r);
+  }
+  for (int i = 8; i >= 0; --i) hcc_exit(kLevels[i]);
+}
+BENCHMARK(BM_EnterExitDepth);
+
+// Recursion is folded (runtime/core/fold.hpp): while a folded frame is
+// open, every event takes the general paths and charges time per event.
+// The pair of a callee at depth 10 inside a recursion nine frames deep:
+static void BM_EnterExitInRecursion(benchmark::State &state) {
   for (int i = 0; i < 9; ++i) hcc_enter(&level_r);  // nine frames of recursion
   for (auto _ : state) {
     hcc_enter(&child_r);
@@ -61,7 +86,30 @@ static void BM_EnterExitDepth(benchmark::State &state) {
   }
   for (int i = 0; i < 9; ++i) hcc_exit(&level_r);
 }
-BENCHMARK(BM_EnterExitDepth);
+BENCHMARK(BM_EnterExitInRecursion);
+
+// One more level of that recursion (a recursive call and its return):
+static void BM_RecursiveCall(benchmark::State &state) {
+  for (int i = 0; i < 9; ++i) hcc_enter(&level_r);
+  for (auto _ : state) {
+    hcc_enter(&level_r);
+    hcc_exit(&level_r);
+  }
+  for (int i = 0; i < 9; ++i) hcc_exit(&level_r);
+}
+BENCHMARK(BM_RecursiveCall);
+
+// A recursion one level deep below nine other frames: every pair begins and
+// ends recursion mode (its cost grows with the depth of the path).
+static void BM_RecursionEpisode(benchmark::State &state) {
+  for (hcc_region_desc *l : kLevels) hcc_enter(l);
+  for (auto _ : state) {
+    hcc_enter(&level9_r);
+    hcc_exit(&level9_r);
+  }
+  for (int i = 8; i >= 0; --i) hcc_exit(kLevels[i]);
+}
+BENCHMARK(BM_RecursionEpisode);
 
 // A region a run-time filter excludes: its descriptor holds the excluded
 // value after the first enter, so each pair is two calls that load it,

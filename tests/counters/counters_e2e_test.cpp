@@ -199,6 +199,32 @@ TEST_P(Counters, PageFaultsExactlyOnePerPageInTheFunctionThatTouches) {
   EXPECT_EQ(summary.find("DERIVED METRICS"), std::string::npos) << "no inputs for derived metrics";
 }
 
+// A recursion through two functions is folded (runtime/core/fold.hpp), and
+// counters are charged like time there: per event, to the function that
+// ran. Each page fault lands on its own function, exactly.
+TEST_P(Counters, FoldedRecursionChargesEachFunctionItsOwnFaults) {
+  const Mode &mode = GetParam();
+  SKIP_UNLESS_MODE_RUNS_HERE(mode, source);
+  const Built b = build(programs_dir() + "/recursive_pages.c", "-O2", "recursive-pages-" + mode.name);
+  const std::string prof = b.dir + "/profile";
+  const RunResult plain = run(b.plain);
+  const RunResult r = run_with(b, mode.env + " HCC_METRICS=perf::PAGE-FAULTS", prof);
+  EXPECT_EQ(r.out, plain.out);
+  EXPECT_EQ(r.err, "");
+  const Profile p = Profile::load(prof);
+  EXPECT_EQ(p.visits("main/shade"), 32);
+  EXPECT_EQ(p.visits("main/shade/bounce"), 28);
+  // The runtime's own first touch of a page for a new call path may fault
+  // inside a caller's share: at most a few.
+  const double shade = sum(p, "main/shade", "perf::PAGE-FAULTS", "excl");
+  const double bounce = sum(p, "main/shade/bounce", "perf::PAGE-FAULTS", "excl");
+  EXPECT_GE(shade, 320);
+  EXPECT_LE(shade, 323);
+  EXPECT_GE(bounce, 840);  // counted per frame inclusively, bounce would hold 1080
+  EXPECT_LE(bounce, 843);
+  expect_counters_consistent(p, {"perf::PAGE-FAULTS"});
+}
+
 TEST_P(Counters, EachThreadCountsOnlyItsOwnFaults) {
   const Mode &mode = GetParam();
   SKIP_UNLESS_MODE_RUNS_HERE(mode, source);

@@ -154,3 +154,86 @@ TEST(Summary, EmptyCallTreePrintsHeadersOnly) {
   EXPECT_NE(s.find("Call paths: 0, regions: 4"), std::string::npos) << s;
   EXPECT_EQ(row_for(s, "main"), "") << s;
 }
+
+// main with `n` children kid0..kid{n-1}; kid i has i + 1 seconds of its own,
+// main 1; one location. `role` and paradigm for the kids (OpenMP tables).
+static Profile wide_profile(int n, const std::string &paradigm = "compiler", const std::string &role = "function") {
+  Profile p;
+  p.attrs = {{"program", "wide"}};
+  p.hosts = {"node-a"};
+  p.metrics = {metric("time", "sec", DType::Double, CubeType::Inclusive),
+               metric("visits", "occ", DType::UInt64, CubeType::Exclusive)};
+  p.regions.push_back(region("main", "w.c", 1, 2));
+  p.cnodes.push_back({0, -1});
+  for (int i = 0; i < n; ++i) {
+    Region r = region("kid" + std::to_string(i), "w.c", 10 + i, 10 + i);
+    r.paradigm = paradigm;
+    r.role = role;
+    p.regions.push_back(r);
+    p.cnodes.push_back({i + 1, 0});
+  }
+  p.locations = {{"thread 0", 0, 0}};
+  p.excl.assign(2, std::vector<double>(p.cnodes.size(), 0.0));
+  p.excl[0][0] = 1;
+  p.excl[1][0] = 1;
+  for (int i = 0; i < n; ++i) {
+    p.excl[0][size_t(i) + 1] = i + 1;
+    p.excl[1][size_t(i) + 1] = 1;
+  }
+  return p;
+}
+
+TEST(Summary, CallTreeOfSummaryShowsTheTopPathsAndCountsTheRest) {
+  const Profile p = wide_profile(500);
+  const std::string s = summary_text(p);
+  const std::string tree = s.substr(s.find("CALL TREE"));
+  // 200 call paths: main and the 199 kids with the most time (kid499 ..
+  // kid301); the other 301 are counted, under main and at the end.
+  EXPECT_NE(tree.find("CALL TREE (summed over 1 location; the 200 call paths of 501 with the largest inclusive "
+                      "time, and their callers)"),
+            std::string::npos)
+      << tree;
+  EXPECT_NE(row_for(tree, "kid499"), "");
+  EXPECT_NE(row_for(tree, "kid301"), "");
+  EXPECT_EQ(row_for(tree, "kid300"), "");
+  EXPECT_EQ(row_for(tree, "kid0"), "");
+  EXPECT_NE(tree.find("    ... 301 more call paths below\n"), std::string::npos) << tree;
+  EXPECT_NE(tree.find("... 301 more call paths, each with at most 301000.000 msec inclusive: all of them are in the "
+                      ".cubex (CubeGUI, hcc-report --tree)\n"),
+            std::string::npos)
+      << tree;
+  EXPECT_LT(lines_of(tree).size(), 210u);
+  // hcc-report --tree asks for the whole tree.
+  EXPECT_NE(row_for(call_tree_text(p), "kid0"), "");
+  // A tree that fits is shown whole, without the notes.
+  const std::string small = summary_text(wide_profile(199));
+  EXPECT_EQ(small.find("more call path"), std::string::npos) << small;
+  EXPECT_NE(row_for(small, "kid0"), "");
+}
+
+TEST(Summary, OpenMPTablesAreBounded) {
+  const std::string omp = openmp_summary_text(wide_profile(150, "openmp", "barrier"));
+  EXPECT_NE(omp.find("(the 100 construct call paths of 150 with the largest execT; all of them are in the .cubex)"),
+            std::string::npos)
+      << omp;
+  std::size_t tables = 0;
+  for (const auto &l : lines_of(omp)) tables += l.rfind("R0", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(tables, 100u);
+  EXPECT_NE(omp.find("w.c (159-159) BARRIER"), std::string::npos);  // kid149: the most time
+  EXPECT_EQ(omp.find("w.c (59-59) BARRIER"), std::string::npos);    // kid49: the 101st
+}
+
+TEST(Summary, HeaderNamesTheDeepestFoldedRecursion) {
+  Profile p = sample_profile();
+  EXPECT_EQ(summary_text(p).find("Recursion:"), std::string::npos);
+  p.metrics.push_back(metric("recursion_depth", "frames", DType::MaxDouble, CubeType::Exclusive));
+  p.excl.push_back(std::vector<double>(p.cnodes.size() * p.nloc(), 1.0));
+  p.at(2, 2, 1) = 17;  // bar, on location 1
+  const std::string s = summary_text(p);
+  EXPECT_NE(s.find("Recursion:  folded (a recursive call is counted on the call path it recurses into); deepest: 17 "
+                   "frames of bar\n"),
+            std::string::npos)
+      << s;
+  // Its columns combine with max, not a sum.
+  EXPECT_EQ(fields(row_for(flat_profile_text(p), "bar"))[6], "17") << s;
+}

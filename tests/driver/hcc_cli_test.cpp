@@ -578,7 +578,7 @@ TEST_F(Cli, RelocatedPrefixLinksTheRuntimeAndTheProgramRuns) {
   ASSERT_EQ(l.status, 0) << l.err;
   std::string lib = prefix + "/lib";
   EXPECT_NE(l.err.find("main.o util.o -o app2 -L" + lib + " -Wl,-rpath," + lib +
-                       " -Wl,--push-state,--no-as-needed -lhcc -Wl,--pop-state\n"),
+                       " -Wl,--defsym,__hcc_linked_by_hcc=1 -Wl,--push-state,--no-as-needed -lhcc -Wl,--pop-state\n"),
             std::string::npos) << l.err;
   Result a2 = run_app("app2");
   EXPECT_EQ(a2.out, "util=42\n");

@@ -54,12 +54,14 @@ TEST(LinkFlags, RuntimeAndRpath) {
   // --no-as-needed: objects from hcc need no symbol of libhcc (they bind the
   // runtime themselves), yet a program linked by hcc must load it at start-up.
   EXPECT_EQ(runtime_link_flags("/opt/hcc/lib"),
-            (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-Wl,--push-state,--no-as-needed", "-lhcc",
+            (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-Wl,--defsym,__hcc_linked_by_hcc=1",
+                  "-Wl,--push-state,--no-as-needed", "-lhcc",
                   "-Wl,--pop-state"}));
   // -Wl, would split a path with a comma.
   EXPECT_EQ(runtime_link_flags("/opt/a,b/lib"),
             (Args{"-L/opt/a,b/lib", "-Xlinker", "-rpath", "-Xlinker", "/opt/a,b/lib",
-                  "-Wl,--push-state,--no-as-needed", "-lhcc", "-Wl,--pop-state"}));
+                  "-Wl,--defsym,__hcc_linked_by_hcc=1", "-Wl,--push-state,--no-as-needed",
+                  "-lhcc", "-Wl,--pop-state"}));
 }
 
 TEST(LinkFlags, RuntimePathDefineIsEscapedTwice) {

@@ -27,7 +27,7 @@ TEST(MpiLink, FlagsOnlyWhenTheLibraryExists) {
   EXPECT_TRUE(mpi_link_flags(dir.string()).empty());
   std::ofstream(dir / "libhcc_mpi.so") << "";
   EXPECT_EQ(mpi_link_flags(dir.string()),
-            (Args{"-L" + dir.string(), "-Wl,-rpath," + dir.string(), "-Wl,--push-state,--no-as-needed", "-lhcc_mpi",
-                  "-lhcc", "-Wl,--pop-state"}));
+            (Args{"-L" + dir.string(), "-Wl,-rpath," + dir.string(), "-Wl,--defsym,__hcc_linked_by_hcc=1",
+                  "-Wl,--push-state,--no-as-needed", "-lhcc_mpi", "-lhcc", "-Wl,--pop-state"}));
   fs::remove_all(dir);
 }

@@ -19,30 +19,26 @@ int fib(int n) {
   return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
-TEST(Cct, RecursiveFibCountsEveryVisitPerCallPath) {
+TEST(Cct, RecursiveFibIsOneCallPathWithEveryVisit) {
   TEST_REGION(root, "test_fib");
   {
     HCC_FUNCTION_GUARD_(g, &root);
     EXPECT_EQ(fib(20), 6765);
   }
   auto p = hcc::rt::testing::build_profile_now();
-  // Walk down test_fib/fib/fib/...: one call path per recursion depth.
-  std::vector<std::string> path = {"test_fib"};
-  double visits = 0;
-  int depth = 0;
-  for (;;) {
-    path.push_back("fib");
-    int c = find_path(p, path);
-    if (c < 0) break;
-    ++depth;
-    double v = total(p, "visits", c);
-    // Depths 1..11 are a full binary tree of calls (every n >= 2 there).
-    if (depth <= 11) EXPECT_EQ(v, double(1u << (depth - 1))) << "depth " << depth;
-    visits += v;
-  }
-  EXPECT_EQ(depth, 20);  // fib(20) -> fib(19) -> ... -> fib(1)
-  EXPECT_EQ(visits, 21891.0);
+  // Recursion is folded: every fib call is counted on test_fib/fib, and the
+  // depth it reached (fib(20) -> fib(19) -> ... -> fib(1)) is a metric.
+  const int f = find_path(p, {"test_fib", "fib"});
+  ASSERT_GE(f, 0);
+  EXPECT_EQ(total(p, "visits", f), 21891.0);
+  EXPECT_EQ(find_path(p, {"test_fib", "fib", "fib"}), -1);
+  EXPECT_TRUE(tu::children(p, f).empty());
   EXPECT_EQ(total(p, "visits", find_path(p, {"test_fib"})), 1.0);
+  const int depth = p.metric_index("recursion_depth");
+  ASSERT_GE(depth, 0);
+  EXPECT_EQ(p.metrics[size_t(depth)].dtype, hcc::profile::DType::MaxDouble);
+  EXPECT_EQ(total(p, "recursion_depth", f), 20.0);
+  EXPECT_EQ(total(p, "recursion_depth", find_path(p, {"test_fib"})), 1.0);
 }
 
 TEST_REGION(a_region, "a");
@@ -274,15 +270,16 @@ TEST(Cct, DepthLimitKeepsOneArtificialNode) {
   EXPECT_EQ(below_after, 0u);
 
   auto p = hcc::rt::testing::build_profile_now();
-  std::vector<std::string> path(10, "deep");
-  int tenth = find_path(p, path);
-  ASSERT_GE(tenth, 0);
-  path.push_back("[depth limit HCC_MAX_DEPTH=10 reached]");
-  int cut = find_path(p, path);
+  // The cut counts open frames, folded ones included: 10 frames of `deep`
+  // (one call path), then the artificial node below it.
+  int deep = find_path(p, {"deep"});
+  ASSERT_GE(deep, 0);
+  int cut = find_path(p, {"deep", "[depth limit HCC_MAX_DEPTH=10 reached]"});
   ASSERT_GE(cut, 0);
   EXPECT_EQ(tu::children(p, cut).size(), 0u);  // nothing below the cut is recorded
   EXPECT_EQ(total(p, "visits", cut), 3.0);     // two recursions + the manual one
-  EXPECT_EQ(total(p, "visits", tenth), 3.0);
+  EXPECT_EQ(total(p, "visits", deep), 30.0);   // 10 recorded frames each time
+  EXPECT_EQ(total(p, "recursion_depth", deep), 10.0);
   EXPECT_GE(total(p, "time", cut), 0.002 * 0.999);  // both bottoms' spins are below the cut
   const auto &r = p.regions[p.cnodes[cut].region];
   EXPECT_EQ(r.paradigm, "measurement");

@@ -76,4 +76,49 @@ TEST(Fork, ChildWritesProfileForkPidFiles) {
   hcc::rt::testing::set_output_dir(env_dir ? env_dir : "");
 }
 
+TEST(Fork, ForkInsideAFoldedRecursionCountsTheChildsLifeOnly) {
+  fs::path dir = fs::temp_directory_path() / ("hcc-fork-rec-test-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  hcc::rt::testing::set_output_dir(dir.string());
+  TEST_REGION(root, "test_fork_rec");
+  TEST_REGION(rec, "fork_rec");
+  hcc_enter(&root);
+  hcc_enter(&rec);
+  hcc_enter(&rec);
+  hcc_enter(&rec);  // recursion mode
+  tu::spin_ms(100);  // the parent's, not the child's
+  pid_t pid = fork();
+  if (pid == 0) {
+    tu::spin_ms(5);
+    hcc_exit(&rec);
+    hcc_exit(&rec);
+    hcc_exit(&rec);
+    hcc_exit(&root);
+    std::exit(hcc::rt::testing::recursion_mode() ? 3 : 0);
+  }
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "recursion mode did not end in the child";
+  for (int i = 0; i < 3; ++i) hcc_exit(&rec);
+  hcc_exit(&root);
+  const fs::path cubex = dir / ("profile.fork-" + std::to_string(pid) + ".cubex");
+  ASSERT_TRUE(fs::exists(cubex));
+  auto p = hcc::profile::read_cubex(cubex.string());
+  // Every frame open at the fork is one visit of the child's.
+  const int r = find_path(p, {"test_fork_rec", "fork_rec"});
+  ASSERT_GE(r, 0);
+  EXPECT_EQ(tu::total(p, "visits", r), 3.0);
+  EXPECT_EQ(tu::total(p, "recursion_depth", r), 3.0);
+  const double incl = tu::inclusive_total(p, "time", find_path(p, {"test_fork_rec"}));
+  EXPECT_GE(incl, 0.005 * 0.999);
+  EXPECT_LT(incl, 0.1) << "the parent's time before the fork was counted";
+  EXPECT_GE(tu::total(p, "time", r), 0.005 * 0.999);
+  for (size_t c = 0; c < p.cnodes.size(); ++c) EXPECT_GE(tu::total(p, "time", int(c)), -1e-12);
+  fs::remove_all(dir);
+  const char *env_dir = std::getenv("HCC_OUTPUT_DIR");
+  hcc::rt::testing::set_output_dir(env_dir ? env_dir : "");
+}
+
 }  // namespace

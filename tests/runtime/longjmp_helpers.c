@@ -74,3 +74,27 @@ int hcc_test_stale_mark_jump(void) {
   }
   return 1;
 }
+
+static hcc_region_desc ping_d = {"lj_ping", 0, __FILE__, __LINE__, __LINE__, HCC_KIND_FUNCTION, 0};
+static hcc_region_desc pong_d = {"lj_pong", 0, __FILE__, __LINE__, __LINE__, HCC_KIND_FUNCTION, 0};
+static jmp_buf rec_env;
+
+static void pong(int left);
+static void ping(int left) {
+  HCC_FUNCTION_GUARD_(g, &ping_d);
+  if (left <= 1) longjmp(rec_env, 1);
+  pong(left - 1);
+}
+static void pong(int left) {
+  HCC_FUNCTION_GUARD_(g, &pong_d);
+  if (left <= 1) longjmp(rec_env, 1);
+  ping(left - 1);
+}
+
+int hcc_test_jump_from_recursion(int depth) {
+  if ((hcc_setjmp_mark(rec_env), setjmp(rec_env)) == 0) {
+    ping(depth);
+    return 0;
+  }
+  return 1;
+}

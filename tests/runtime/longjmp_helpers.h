@@ -13,6 +13,9 @@ int hcc_test_jump(int kind, int mark);
 int hcc_test_stale_mark_jump(void);
 /* The same through __longjmp_chk (ljf_level1..3). */
 int hcc_test_jump_fortified(void);
+/* setjmp (marked), then lj_ping -> lj_pong -> lj_ping ... `depth` frames of
+ * a mutual recursion (folded by the runtime), the innermost jumps back. */
+int hcc_test_jump_from_recursion(int depth);
 #ifdef __cplusplus
 }
 #endif

@@ -51,6 +51,22 @@ void rec(int n) {
   if (n > 1) rec(n - 1);
 }
 
+// A recursion through two regions (a and b, 20 us of their own each),
+// each calling c() once per level: ping(9) is a 5 times, b 4, c 9.
+void pong(int n);
+void ping(int n) {
+  HCC_FUNCTION_GUARD_(g, &a_r);
+  spin_ms(0.02);
+  c();
+  if (n > 1) pong(n - 1);
+}
+void pong(int n) {
+  HCC_FUNCTION_GUARD_(g, &b_r);
+  spin_ms(0.02);
+  c();
+  ping(n - 1);
+}
+
 [[noreturn]] void exit_deep() {
   HCC_FUNCTION_GUARD_(ga, &a_r);
   HCC_FUNCTION_GUARD_(gb, &b_r);
@@ -96,6 +112,8 @@ int main(int argc, char **argv) {
   HCC_FUNCTION_GUARD_(g, &main_r);
   if (mode == "calls") a();
   else if (mode == "deep") rec(20);
+  else if (mode == "pingpong")
+    for (int i = 0; i < 200; ++i) ping(9);  // a 1000 calls, b 800, c 1800
   else if (mode == "exit") exit_deep();
   else if (mode == "throw") thrower();
   else if (mode == "segv") faulter();

@@ -138,19 +138,69 @@ TEST_F(Process, BadValuesAreReportedAndTheRunGoesOn) {
       << r.err;
   EXPECT_TRUE(has_line(r, "hcc: profile written to " + out() + "/profile.cubex")) << r.err;
   auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
-  std::vector<std::string> path = {"probe_main"};
-  path.insert(path.end(), 20, "rec");
-  EXPECT_EQ(tu::total(p, "visits", find_path(p, path)), 1.0);  // 1024 applies, not 3
+  // 1024 applies, not 3: all 20 recursive calls are recorded (folded into
+  // one call path) and nothing is cut.
+  const int rec = find_path(p, {"probe_main", "rec"});
+  ASSERT_GE(rec, 0);
+  EXPECT_EQ(tu::total(p, "visits", rec), 20.0);
+  EXPECT_EQ(tu::total(p, "recursion_depth", rec), 20.0);
+  EXPECT_TRUE(tu::children(p, rec).empty());
 }
 
 TEST_F(Process, MaxDepthFromTheEnvironment) {
   Outcome r = run("deep", {out_env(), "HCC_MAX_DEPTH=3"});
   EXPECT_TRUE(r.exited(0)) << r.err;
   auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
-  int cut = find_path(p, {"probe_main", "rec", "rec", "[depth limit HCC_MAX_DEPTH=3 reached]"});
+  // probe_main, rec, rec (folded into the first): the third open frame is
+  // the artificial node, below the one call path of rec.
+  int cut = find_path(p, {"probe_main", "rec", "[depth limit HCC_MAX_DEPTH=3 reached]"});
   ASSERT_GE(cut, 0);
   EXPECT_EQ(tu::total(p, "visits", cut), 1.0);
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "rec"})), 2.0);
   EXPECT_EQ(attr(p, "calls below the depth limit"), "17");  // rec 4..20
+}
+
+// Selective measurement inside a folded recursion (a -> b -> a ..., each
+// calling c): HCC_THROTTLE disables c while frames are open in recursion
+// mode (a and b take 20 us a call and stay); HCC_SELECT=b records from the first b down, folded; HCC_PRUNE=b
+// records b but nothing below it.
+TEST_F(Process, SelectionInsideAFoldedRecursion) {
+  const auto times_sane = [](const hcc::profile::Profile &p) {
+    for (size_t c = 0; c < p.cnodes.size(); ++c) EXPECT_GE(tu::total(p, "time", int(c)), -1e-12) << c;
+  };
+  Outcome r = run("pingpong", {out_env(), "HCC_THROTTLE=100:10", "HCC_VERBOSE=0"});
+  EXPECT_TRUE(r.exited(0)) << r.err;
+  EXPECT_EQ(r.err, "");
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a"})), 1000.0);
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a", "b"})), 800.0);
+  // c: 100 calls recorded (50 under a, 50 under b), then throttled.
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a", "c"})) +
+                tu::total(p, "visits", find_path(p, {"probe_main", "a", "b", "c"})),
+            100.0);
+  EXPECT_NE(attr(p, "hcc.throttled").find("c (after 100 calls"), std::string::npos) << attr(p, "hcc.throttled");
+  times_sane(p);
+
+  fs::remove_all(out());
+  r = run("pingpong", {out_env(), "HCC_SELECT=b", "HCC_VERBOSE=0"});
+  EXPECT_TRUE(r.exited(0)) << r.err;
+  p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  // The first b of each recursion is a root; every a and b below it folds.
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"b"})), 800.0);
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"b", "a"})), 800.0);
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"b", "c"})) + tu::total(p, "visits", find_path(p, {"b", "a", "c"})),
+            1600.0);
+  EXPECT_EQ(find_path(p, {"probe_main"}), -1);
+  times_sane(p);
+
+  fs::remove_all(out());
+  r = run("pingpong", {out_env(), "HCC_PRUNE=b", "HCC_VERBOSE=0"});
+  EXPECT_TRUE(r.exited(0)) << r.err;
+  p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a"})), 200.0);
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a", "b"})), 200.0);
+  EXPECT_TRUE(tu::children(p, find_path(p, {"probe_main", "a", "b"})).empty());
+  times_sane(p);
 }
 
 TEST_F(Process, DefaultDirectoryIsNewForEveryRun) {
