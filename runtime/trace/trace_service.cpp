@@ -39,6 +39,7 @@
 #include "core/registry.hpp"
 #include "core/selection.hpp"
 #include "core/service.hpp"
+#include "core/fold.hpp"
 #include "core/thread_state.hpp"
 #include "filter/filter.hpp"
 #include "trace/collectives.hpp"
@@ -315,7 +316,9 @@ void on_enter(ThreadState *ts) {
   const uint32_t d = ts->depth;
   if (__builtin_expect(d >= tt->traced_cap, 0)) grow_frames(tt, d);
   const Frame &f = ts->stack[d];
-  Node *n = f.node;
+  // In a folded recursion the frame holds a proxy of the node it counts on
+  // (core/fold.hpp); the trace shows every call by its real region.
+  Node *n = attributed(f.node);
   tt->traced[d] = nullptr;
   // Not a call on this thread: hcc_pause's marker, an adopted base frame.
   if (n->region == kPauseRegion || n->adopted) return;
@@ -325,7 +328,7 @@ void on_enter(ThreadState *ts) {
     if (!sel && tt->inside == 0) return;
     tt->inside += sel;
   }
-  tt->traced[d] = n;
+  tt->traced[d] = f.node;  // what the frame holds, to recognise it at exit
   tt->selected[d] = sel;
   append(tt, f.start, n->region, kEnter);
 }
@@ -340,7 +343,7 @@ void on_exit(ThreadState *ts, uint32_t target, uint64_t t) {
     if (!n || n != stack[d].node) continue;
     tt->traced[d] = nullptr;
     tt->inside -= tt->selected[d];
-    append(tt, t, n->region, kLeave);
+    append(tt, t, attributed(n)->region, kLeave);
   }
 }
 
