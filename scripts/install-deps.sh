@@ -5,7 +5,9 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  clang clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev   # instrumentor; clang also tested underneath
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev          # the instrumentor parses with Clang 19
+  libzstd-dev                                                     # LLVM 19's libSupport links zstd
+  clang                                                           # Clang 14, tested underneath (as clang-19 is)
   libxml2-dev libarchive-dev                                      # CUBE4 anchor.xml and the .cubex tar container
   libfmt-dev nlohmann-json3-dev libcli11-dev                      # formatting, JSON, hcc-report's arguments
   libgtest-dev libbenchmark-dev                                   # tests and benchmarks

@@ -195,7 +195,7 @@ std::optional<std::string> GuardFinder::reasonToSkip(const FunctionDecl *fd) con
   if (fd->hasAttr<NoInstrumentFunctionAttr>()) return "no_instrument_function";
   if (const IdentifierInfo *id = fd->getIdentifier()) {
     // The runtime's own functions must not measure themselves.
-    if (id->getName().startswith("hcc_") || id->getName().startswith("__hcc_"))
+    if (id->getName().starts_with("hcc_") || id->getName().starts_with("__hcc_"))
       return "hcc runtime function";
   }
   // C99 6.7.4p3: an inline definition with external linkage must not define

@@ -99,7 +99,7 @@ class InstrumentConsumer : public ASTConsumer {
     std::string text = edits.apply(sm.getBufferData(sm.getMainFileID()));
     // A UTF-8 byte order mark is only skipped at the very start of a file.
     const llvm::StringRef bom = "\xEF\xBB\xBF";
-    if (llvm::StringRef(text).startswith(bom)) {
+    if (llvm::StringRef(text).starts_with(bom)) {
       result_.output = bom.str();
       text.erase(0, bom.size());
     }

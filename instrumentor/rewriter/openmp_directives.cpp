@@ -253,7 +253,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     // A _Pragma's directive starts at the `_Pragma` keyword: a character of
     // the main file when the user wrote it there (from a macro, the start is
     // a macro location and was refused above).
-    if (!buf.substr(off).startswith("_Pragma")) return false;
+    if (!buf.substr(off).starts_with("_Pragma")) return false;
     // _Pragma ( "omp …" ): a plain string literal, no escapes (those would
     // need undoing before parsing; such a directive is left alone).
     size_t i = off + 7;
