@@ -14,7 +14,7 @@ packages=(
   libopenmpi-dev openmpi-bin ccache                               # build-system integration tests (MPI wrappers, ccache)
   python3                                                         # generates the PMPI wrappers (wrappers/gen_wrappers.py)
   libpapi-dev papi-tools                                           # HCC_METRICS counters (runtime/papi); papi_avail lists events
-  libomp-dev                                                       # clang -fopenmp (libomp) for the OpenMP tests (tests/openmp)
+  libomp-19-dev                                                    # clang-19 -fopenmp (libomp) for the OpenMP tests; conflicts with libomp-14-dev (tests/CMakeLists.txt picks whichever clang works)
 )
 
 missing=()

@@ -67,6 +67,11 @@ void POMP2_Task_end(POMP2_Region_handle *h);
  * event): begin before the construct, end after it, waits included. */
 void POMP2_Taskgroup_begin(POMP2_Region_handle *h, const char ctc[]);
 void POMP2_Taskgroup_end(POMP2_Region_handle *h);
+/* hcc extension for OpenMP 5.x constructs POMP2 has no events for (scope,
+ * unroll, tile, error, nothing …): one region on the encountering thread
+ * around the construct; its kind comes from the ctc's regionType. */
+void hcc_pomp_construct_enter(POMP2_Region_handle *h, const char ctc[]);
+void hcc_pomp_construct_exit(POMP2_Region_handle *h);
 void POMP2_Untied_task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
                                     POMP2_Task_handle *old_task, int if_clause, const char ctc[]);
 void POMP2_Untied_task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);

@@ -172,6 +172,8 @@ void GuardFinder::addLoops(const Stmt *s) {
     }
     SourceLocation b = child->getBeginLoc(), e = child->getEndLoc();
     if (!ctx_.isMainFileChar(b) || !ctx_.isMainFileChar(e)) continue;  // macro text: not ours
+    // The loop of a directive Clang could not parse: nothing may come between.
+    if (ctx_.followsUnknownDirective(ctx_.sm.getFileOffset(b))) continue;
     // The loop statement ends at its last token, or at the `;` after it when
     // the body is a plain statement (`while (x) f();`, `do … while (x);`).
     SourceLocation after = Lexer::findLocationAfterToken(e, tok::semi, ctx_.sm, ctx_.lang, false);

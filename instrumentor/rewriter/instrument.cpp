@@ -7,6 +7,7 @@
 #include "openmp_directives.h"
 #include "rewrite_context.h"
 #include "setjmp_marks.h"
+#include "unknown_directives.h"
 #include "user_regions.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -15,9 +16,13 @@
 #include <clang/Basic/FileManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
+
+#include <algorithm>
 
 namespace hcc::rewriter {
 
@@ -26,8 +31,9 @@ using namespace clang;
 namespace {
 
 // Parse errors mean the file is not what Clang can rewrite safely; hcc then
-// compiles the original and the real compiler reports. We only keep one line
-// per error for --verbose.
+// compiles the original and the real compiler reports. We keep one line per
+// error for --verbose, and where it is: errors on OpenMP pragma lines of the
+// main file get a second chance (unknown_directives.h).
 class ErrorCollector : public DiagnosticConsumer {
  public:
   ErrorCollector(std::vector<std::string> &messages, std::string file_name)
@@ -39,28 +45,65 @@ class ErrorCollector : public DiagnosticConsumer {
     llvm::SmallString<256> text;
     info.FormatDiagnostic(text);
     std::string where;
+    bool in_main = false;
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const SourceManager &sm = info.getSourceManager();
-      PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      SourceLocation loc = sm.getExpansionLoc(info.getLocation());
+      PresumedLoc p = sm.getPresumedLoc(loc);
+      if (sm.getFileID(loc) == sm.getMainFileID()) {
+        in_main = true;
+        main_offsets_.push_back(sm.getFileOffset(loc));
+      }
       if (p.isValid()) {
         std::string file = p.getFileID() == sm.getMainFileID() ? file_name_ : p.getFilename();
         where = file + ":" + std::to_string(p.getLine()) + ":" + std::to_string(p.getColumn()) +
                 ": ";
       }
     }
+    if (!in_main) elsewhere_ = true;
     messages_.push_back("hcc: " + where + "error: " + text.str().str());
   }
+
+  // Offsets of the errors in the main file; `elsewhere`: some error is not.
+  const std::vector<unsigned> &mainOffsets() const { return main_offsets_; }
+  bool elsewhere() const { return elsewhere_; }
 
  private:
   std::vector<std::string> &messages_;
   std::string file_name_;
+  std::vector<unsigned> main_offsets_;
+  bool elsewhere_ = false;
+};
+
+// Where the preprocessor met `#pragma` lines in the main file: the OpenMP
+// rewriter needs the ones that leave nothing in the AST (`nothing`), and
+// only those the preprocessor did not skip.
+class PragmaRecorder : public PPCallbacks {
+ public:
+  PragmaRecorder(const SourceManager &sm, std::vector<unsigned> &out) : sm_(sm), out_(out) {}
+  void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
+    if (kind == PIK_HashPragma && loc.isFileID() && sm_.getFileID(loc) == sm_.getMainFileID())
+      out_.push_back(sm_.getFileOffset(loc));
+  }
+
+ private:
+  const SourceManager &sm_;
+  std::vector<unsigned> &out_;
+};
+
+// What one parse works from besides the file itself: the real text when
+// the parser sees a copy with blanked OpenMP text.
+struct ParseInput {
+  std::string original;  // "" : the parsed buffer is the real text
+  std::vector<BlankedPragma> blanked;
 };
 
 class InstrumentConsumer : public ASTConsumer {
  public:
   InstrumentConsumer(CompilerInstance &ci, const std::string &file_name, const Options &options,
-                     Result &result)
-      : ci_(ci), file_name_(file_name), options_(options), result_(result) {}
+                     const ParseInput &input, std::vector<unsigned> &pragmas, Result &result)
+      : ci_(ci), file_name_(file_name), options_(options), input_(input), pragmas_(pragmas),
+        result_(result) {}
 
   // The speed trick: header function bodies are neither parsed nor checked,
   // so a file that includes half the standard library costs a fraction of a
@@ -79,6 +122,10 @@ class InstrumentConsumer : public ASTConsumer {
     SourceManager &sm = ast.getSourceManager();
     Edits edits;
     RewriteContext ctx{ast, sm, ast.getLangOpts(), file_name_, {}, edits, result_.messages, {}};
+    ctx.original = input_.original.empty() ? sm.getBufferData(sm.getMainFileID())
+                                           : llvm::StringRef(input_.original);
+    ctx.blanked = input_.blanked;
+    ctx.omp_pragmas = pragmas_;
     for (Decl *d : ast.getTranslationUnitDecl()->decls()) {
       // The name's location: abbreviated function templates (`void f(auto)`)
       // have no begin location of their own.
@@ -96,7 +143,7 @@ class InstrumentConsumer : public ASTConsumer {
 
     // #line keeps the user's name for diagnostics, __FILE__ and debug info,
     // whatever temporary path the rewritten text is compiled from.
-    std::string text = edits.apply(sm.getBufferData(sm.getMainFileID()));
+    std::string text = edits.apply(ctx.original);
     // A UTF-8 byte order mark is only skipped at the very start of a file.
     const llvm::StringRef bom = "\xEF\xBB\xBF";
     if (llvm::StringRef(text).starts_with(bom)) {
@@ -112,13 +159,16 @@ class InstrumentConsumer : public ASTConsumer {
   CompilerInstance &ci_;
   const std::string &file_name_;
   const Options &options_;
+  const ParseInput &input_;
+  std::vector<unsigned> &pragmas_;
   Result &result_;
 };
 
 class InstrumentAction : public ASTFrontendAction {
  public:
-  InstrumentAction(const std::string &file_name, const Options &options, Result &result)
-      : file_name_(file_name), options_(options), result_(result) {}
+  InstrumentAction(const std::string &file_name, const Options &options, const ParseInput &input,
+                   Result &result)
+      : file_name_(file_name), options_(options), input_(input), result_(result) {}
 
  protected:
   bool BeginInvocation(CompilerInstance &ci) override {
@@ -132,14 +182,51 @@ class InstrumentAction : public ASTFrontendAction {
   }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, StringRef) override {
-    return std::make_unique<InstrumentConsumer>(ci, file_name_, options_, result_);
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<PragmaRecorder>(ci.getSourceManager(), pragmas_));
+    return std::make_unique<InstrumentConsumer>(ci, file_name_, options_, input_, pragmas_,
+                                                result_);
   }
 
  private:
   const std::string &file_name_;
   const Options &options_;
+  const ParseInput &input_;
   Result &result_;
+  std::vector<unsigned> pragmas_;
 };
+
+// One parse of `source` (as `fs` has it) and the rewrite; `errors` says
+// where it failed.
+bool parseOnce(const ClangCommand &cmd, const std::string &file_name, const Options &options,
+               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, const ParseInput &input,
+               Result &result, std::unique_ptr<ErrorCollector> &errors) {
+  errors = std::make_unique<ErrorCollector>(result.messages, file_name);
+  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), fs));
+  tooling::ToolInvocation invocation(
+      cmd.argv, std::make_unique<InstrumentAction>(file_name, options, input, result),
+      files.get());
+  invocation.setDiagnosticConsumer(errors.get());
+  bool ran = invocation.run();
+  return ran && errors->getNumErrors() == 0 && result.ok;
+}
+
+// `fs` with `text` in place of the file `path`.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> withFile(
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, const std::string &path,
+    const std::string &text) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+      new llvm::vfs::OverlayFileSystem(fs));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(
+      new llvm::vfs::InMemoryFileSystem);
+  overlay->pushOverlay(memory);
+  memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
+  return overlay;
+}
+
+std::string lineOf(const std::string &text, unsigned offset) {
+  return std::to_string(1 + std::count(text.begin(), text.begin() + std::min<size_t>(offset, text.size()), '\n'));
+}
 
 Result run(const std::string &source, const std::vector<std::string> &compile_args,
            const Options &options, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) {
@@ -150,19 +237,47 @@ Result run(const std::string &source, const std::vector<std::string> &compile_ar
   for (const std::string &d : cmd.dropped)
     result.messages.push_back("hcc: not passing '" + d + "' to the instrumentor's parser");
 
-  ErrorCollector errors(result.messages, file_name);
-  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), fs));
-  tooling::ToolInvocation invocation(
-      cmd.argv, std::make_unique<InstrumentAction>(file_name, options, result), files.get());
-  invocation.setDiagnosticConsumer(&errors);
-  bool ran = invocation.run();
+  ParseInput input;
+  std::unique_ptr<ErrorCollector> errors;
+  if (parseOnce(cmd, file_name, options, fs, input, result, errors)) return result;
 
-  if (!ran || errors.getNumErrors() > 0 || !result.ok) {
-    if (errors.getNumErrors() == 0)
-      result.messages.push_back("hcc: " + file_name + ": could not parse the file");
-    result.ok = false;
-    result.output.clear();
+  // Only OpenMP text Clang 19 cannot parse? Then blank it and parse again,
+  // at most a few rounds (a blanked clause can reveal the next error).
+  std::string text;
+  if (errors->getNumErrors() > 0 && !errors->elsewhere() && !errors->mainOffsets().empty()) {
+    if (auto buffer = fs->getBufferForFile(source)) {
+      input.original = (*buffer)->getBuffer().str();
+      text = input.original;
+    }
   }
+  for (int round = 0; round < 4 && !input.original.empty(); ++round) {
+    if (errors->elsewhere() || !blankUnparsedOpenMP(text, errors->mainOffsets(), input.blanked))
+      break;
+    Result again;
+    again.messages = std::move(result.messages);
+    const size_t keep = again.messages.size();
+    if (parseOnce(cmd, file_name, options, withFile(fs, source, text), input, again, errors)) {
+      // Clang's complaints become notes: the file is instrumented after all.
+      for (size_t i = 0; i < keep; ++i) {
+        std::string &m = again.messages[i];
+        size_t at = m.find("error: ");
+        if (at != std::string::npos) m.replace(at, 7, "not parsed by Clang 19: ");
+      }
+      for (const BlankedPragma &b : input.blanked)
+        again.messages.push_back(
+            "hcc: " + file_name + ":" + lineOf(input.original, b.begin) +
+            (b.whole ? ": this OpenMP directive is left as written (and not measured); the rest "
+                       "of the file is instrumented"
+                     : ": OpenMP clause '" + b.clause + "' (not parsed by Clang 19) kept as written"));
+      return again;
+    }
+    result = std::move(again);
+  }
+
+  if (errors->getNumErrors() == 0)
+    result.messages.push_back("hcc: " + file_name + ": could not parse the file");
+  result.ok = false;
+  result.output.clear();
   return result;
 }
 

@@ -150,6 +150,19 @@ bool belongsToParallel(const Clause &c) {
   return false;
 }
 
+std::string ifModifier(const Clause &c) {
+  const std::string &a = c.args;
+  const size_t colon = a.find(':');
+  if (colon == std::string::npos || (colon + 1 < a.size() && a[colon + 1] == ':')) return "";
+  size_t b = 0, e = colon;
+  while (b < e && std::isspace(static_cast<unsigned char>(a[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(a[e - 1]))) --e;
+  if (b == e) return "";
+  for (size_t i = b; i < e; ++i)
+    if (!std::islower(static_cast<unsigned char>(a[i])) && a[i] != ' ') return "";
+  return a.substr(b, e - b);
+}
+
 bool hasClause(const std::vector<Clause> &cs, const std::string &name) {
   for (const Clause &c : cs)
     if (c.name == name) return true;

@@ -43,6 +43,10 @@ std::string escapeForPragma(const std::string &text);
 // the rest go to the worksharing part.
 bool belongsToParallel(const Clause &c);
 
+// The directive-name modifier of an `if` clause (`if(taskloop: n > 8)` →
+// "taskloop"), "" when it has none.
+std::string ifModifier(const Clause &c);
+
 bool hasClause(const std::vector<Clause> &cs, const std::string &name);
 std::string joinClauses(const std::vector<Clause> &cs);
 

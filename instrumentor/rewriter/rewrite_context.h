@@ -5,6 +5,7 @@
 #define HCC_REWRITER_REWRITE_CONTEXT_H
 
 #include "edits.h"
+#include "unknown_directives.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/Basic/SourceManager.h>
@@ -54,6 +55,36 @@ struct RewriteContext {
     if (said.insert(m).second) messages.push_back(std::move(m));
   }
   std::set<std::string> said;
+
+  // The main file as written. The parse may have seen a copy with
+  // unparsable OpenMP text blanked (unknown_directives.h); offsets agree,
+  // and text that is copied into the output is taken from here.
+  llvm::StringRef original = {};
+  std::vector<BlankedPragma> blanked = {};
+  // Offsets of the `#` of every `#pragma omp` line the preprocessor acted on
+  // (not those in skipped #if blocks).
+  std::vector<unsigned> omp_pragmas = {};
+
+  // The blanked pragma starting at `offset`, or nullptr.
+  const BlankedPragma *blankedAt(unsigned offset) const {
+    for (const BlankedPragma &b : blanked)
+      if (b.begin == offset) return &b;
+    return nullptr;
+  }
+  // True when only blanks and newlines separate `offset` from a wholly
+  // blanked (unknown) directive before it: the statement there may be that
+  // directive's, and nothing may come between them.
+  bool followsUnknownDirective(unsigned offset) const {
+    for (const BlankedPragma &b : blanked) {
+      if (!b.whole || b.end > offset) continue;
+      bool only_space = true;
+      for (unsigned i = b.end; i < offset && only_space; ++i)
+        only_space = original[i] == ' ' || original[i] == '\t' || original[i] == '\n' ||
+                     original[i] == '\r';
+      if (only_space) return true;
+    }
+    return false;
+  }
   // Selective instrumentation; nullptr: instrument everything.
   const hcc::filter::Filter *filter = nullptr;
   unsigned filtered = 0;
