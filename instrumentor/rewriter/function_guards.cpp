@@ -171,7 +171,7 @@ void GuardFinder::addLoops(const Stmt *s) {
       continue;
     }
     SourceLocation b = child->getBeginLoc(), e = child->getEndLoc();
-    if (!ctx_.isMainFileChar(b) || !ctx_.isMainFileChar(e)) continue;  // macro text: not ours
+    if (!ctx_.isFileChar(b) || !ctx_.isFileChar(e)) continue;  // macro text: not ours
     // The loop of a directive Clang could not parse: nothing may come between.
     if (ctx_.followsUnknownDirective(ctx_.sm.getFileOffset(b))) continue;
     // The loop statement ends at its last token, or at the `;` after it when
@@ -182,7 +182,7 @@ void GuardFinder::addLoops(const Stmt *s) {
     if (const auto *w = dyn_cast<WhileStmt>(child)) braced = isa<CompoundStmt>(w->getBody());
     if (const auto *r = dyn_cast<CXXForRangeStmt>(child)) braced = isa<CompoundStmt>(r->getBody());
     if (braced || after.isInvalid()) after = Lexer::getLocForEndOfToken(e, 0, ctx_.sm, ctx_.lang);
-    if (after.isInvalid() || !ctx_.isMainFileChar(after)) continue;
+    if (after.isInvalid() || !ctx_.isFileChar(after)) continue;
     loops_.emplace(ctx_.sm.getFileOffset(b),
                    Loop{ctx_.sm.getFileOffset(after), ctx_.line(b), ctx_.line(e)});
   }
@@ -213,7 +213,7 @@ bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
   if (const auto *md = dyn_cast<CXXMethodDecl>(fd); md && md->getParent()->isLambda())
     return true;
   // Header functions are not ours (and their bodies were not even parsed).
-  if (!ctx_.expandsInMainFile(fd->getLocation())) return true;
+  if (!ctx_.expandsInFile(fd->getLocation())) return true;
 
   if (fd->isDeleted()) {
     ctx_.leftAlone(fd->getLocation(), shortName(fd), "deleted");
@@ -300,7 +300,7 @@ bool GuardFinder::insideConstexprFunction(const LambdaExpr *lambda) const {
 }
 
 bool GuardFinder::VisitLambdaExpr(LambdaExpr *lambda) {
-  if (!ctx_.expandsInMainFile(lambda->getBeginLoc())) return true;
+  if (!ctx_.expandsInFile(lambda->getBeginLoc())) return true;
   const CXXMethodDecl *op = lambda->getCallOperator();
   std::string name = lambdaName(ctx_.file_name, ctx_.line(lambda->getBeginLoc()));
 
@@ -346,7 +346,7 @@ void GuardFinder::addGuard(const CompoundStmt *block, SourceLocation begin,
     return;
   }
   // Braces in another file (a body #included into place): not our text.
-  if (!ctx_.isMainFileChar(lbrace) || !ctx_.isMainFileChar(rbrace)) return;
+  if (!ctx_.isFileChar(lbrace) || !ctx_.isFileChar(rbrace)) return;
 
   unsigned offset = ctx_.sm.getFileOffset(lbrace) + 1;  // just after `{`
   guards_.emplace(offset, Guard{std::move(name), std::move(mangled), ctx_.line(begin),
@@ -357,7 +357,7 @@ void GuardFinder::addGuard(const CompoundStmt *block, SourceLocation begin,
 
 unsigned addFunctionGuards(RewriteContext &ctx) {
   GuardFinder finder(ctx);
-  for (Decl *d : ctx.main_decls) finder.TraverseDecl(d);
+  for (Decl *d : ctx.decls) finder.TraverseDecl(d);
 
   const std::string file = quoteCString(ctx.file_name);
   unsigned n = 0;

@@ -20,9 +20,12 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace hcc::rewriter {
 
@@ -75,20 +78,36 @@ class ErrorCollector : public DiagnosticConsumer {
   bool elsewhere_ = false;
 };
 
-// Where the preprocessor met `#pragma` lines in the main file: the OpenMP
-// rewriter needs the ones that leave nothing in the AST (`nothing`), and
-// only those the preprocessor did not skip.
-class PragmaRecorder : public PPCallbacks {
+// What the preprocessor saw: every file it entered (the project's own ones
+// are rewritten too when Options::headers), and where `#pragma` lines are
+// in them (the OpenMP rewriter needs those that leave nothing in the AST,
+// `nothing`, and only those the preprocessor did not skip).
+struct SeenFiles {
+  struct File {
+    FileID fid;
+    SrcMgr::CharacteristicKind kind;
+  };
+  std::vector<File> files;  // in the order they were entered
+  std::map<FileID, std::vector<unsigned>> pragmas;
+};
+
+class FileRecorder : public PPCallbacks {
  public:
-  PragmaRecorder(const SourceManager &sm, std::vector<unsigned> &out) : sm_(sm), out_(out) {}
+  FileRecorder(const SourceManager &sm, SeenFiles &out) : sm_(sm), out_(out) {}
+  void FileChanged(SourceLocation loc, FileChangeReason reason, SrcMgr::CharacteristicKind kind,
+                   FileID) override {
+    if (reason != EnterFile || !loc.isFileID()) return;
+    FileID fid = sm_.getFileID(loc);
+    if (fid.isValid() && sm_.getFileEntryRefForID(fid)) out_.files.push_back({fid, kind});
+  }
   void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
-    if (kind == PIK_HashPragma && loc.isFileID() && sm_.getFileID(loc) == sm_.getMainFileID())
-      out_.push_back(sm_.getFileOffset(loc));
+    if (kind == PIK_HashPragma && loc.isFileID() && !sm_.isInSystemHeader(loc))
+      out_.pragmas[sm_.getFileID(loc)].push_back(sm_.getFileOffset(loc));
   }
 
  private:
   const SourceManager &sm_;
-  std::vector<unsigned> &out_;
+  SeenFiles &out_;
 };
 
 // What one parse works from besides the file itself: the real text when
@@ -98,69 +117,164 @@ struct ParseInput {
   std::vector<BlankedPragma> blanked;
 };
 
+// `#line 1 "NAME"` + text: the compiler names the user's file and lines in
+// diagnostics, __FILE__ and debug info, whatever path it reads it from. A
+// UTF-8 byte order mark is only skipped at the very start of a file.
+std::string withLineMarker(std::string text, const std::string &name) {
+  std::string out;
+  const llvm::StringRef bom = "\xEF\xBB\xBF";
+  if (llvm::StringRef(text).starts_with(bom)) {
+    out = bom.str();
+    text.erase(0, bom.size());
+  }
+  out += "#line 1 " + quoteCString(name) + "\n";
+  out += text;
+  return out;
+}
+
 class InstrumentConsumer : public ASTConsumer {
  public:
   InstrumentConsumer(CompilerInstance &ci, const std::string &file_name, const Options &options,
-                     const ParseInput &input, std::vector<unsigned> &pragmas, Result &result)
-      : ci_(ci), file_name_(file_name), options_(options), input_(input), pragmas_(pragmas),
+                     const ParseInput &input, SeenFiles &seen, Result &result)
+      : ci_(ci), file_name_(file_name), options_(options), input_(input), seen_(seen),
         result_(result) {}
 
-  // The speed trick: header function bodies are neither parsed nor checked,
-  // so a file that includes half the standard library costs a fraction of a
-  // real compile. Sema still parses the bodies it needs to know (constexpr
-  // functions, deduced return types). Main-file bodies are parsed: they are
-  // what we rewrite.
+  // The speed trick: function bodies in files we do not rewrite are neither
+  // parsed nor checked, so a file that includes half the standard library
+  // costs a fraction of a real compile. Sema still parses the bodies it
+  // needs to know (constexpr functions, deduced return types). Bodies in the
+  // main file — and with Options::headers in every non-system file — are
+  // parsed: they are what we rewrite.
   bool shouldSkipFunctionBody(Decl *d) override {
     const SourceManager &sm = ci_.getSourceManager();
-    return !sm.isInMainFile(sm.getExpansionLoc(d->getLocation()));
+    SourceLocation loc = sm.getExpansionLoc(d->getLocation());
+    if (options_.headers) return sm.isInSystemHeader(loc);
+    return !sm.isInMainFile(loc);
   }
 
   void HandleTranslationUnit(ASTContext &ast) override {
     // A file with errors is compiled as it is; never rewrite half-understood code.
     if (ci_.getDiagnostics().hasErrorOccurred()) return;
-
     SourceManager &sm = ast.getSourceManager();
-    Edits edits;
-    RewriteContext ctx{ast, sm, ast.getLangOpts(), file_name_, {}, edits, result_.messages, {}};
-    ctx.original = input_.original.empty() ? sm.getBufferData(sm.getMainFileID())
-                                           : llvm::StringRef(input_.original);
-    ctx.blanked = input_.blanked;
-    ctx.omp_pragmas = pragmas_;
+
+    // Top-level declarations in the user's files (system headers hold most
+    // of the AST, and nothing of theirs is rewritten).
+    std::vector<Decl *> user_decls;
     for (Decl *d : ast.getTranslationUnitDecl()->decls()) {
       // The name's location: abbreviated function templates (`void f(auto)`)
       // have no begin location of their own.
-      if (!d->isImplicit() && ctx.expandsInMainFile(d->getLocation()))
-        ctx.main_decls.push_back(d);
+      if (d->isImplicit() || d->getLocation().isInvalid()) continue;
+      if (!sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()))) user_decls.push_back(d);
     }
 
-    ctx.filter = options_.filter && !options_.filter->empty() ? options_.filter : nullptr;
-    result_.guards = addFunctionGuards(ctx);
-    result_.setjmp_marks = addSetjmpMarks(ctx);
-    result_.user_regions = addUserRegionPragmas(ctx);
-    if (options_.openmp) result_.openmp_directives = addOpenMPDirectives(ctx);
-    result_.filtered = ctx.filtered;
-    result_.loops = ctx.loops;
+    // The main file.
+    Edits edits;
+    RewriteContext ctx{ast, sm, ast.getLangOpts(), file_name_, {}, edits, result_.messages};
+    ctx.fid = sm.getMainFileID();
+    ctx.original = input_.original.empty() ? sm.getBufferData(ctx.fid)
+                                           : llvm::StringRef(input_.original);
+    ctx.blanked = input_.blanked;
+    ctx.omp_pragmas = seen_.pragmas[ctx.fid];
+    ctx.decls = declsOf(ctx.fid, user_decls);
+    rewrite(ctx);
+    result_.output = withLineMarker(edits.apply(ctx.original), file_name_);
 
-    // #line keeps the user's name for diagnostics, __FILE__ and debug info,
-    // whatever temporary path the rewritten text is compiled from.
-    std::string text = edits.apply(ctx.original);
-    // A UTF-8 byte order mark is only skipped at the very start of a file.
-    const llvm::StringRef bom = "\xEF\xBB\xBF";
-    if (llvm::StringRef(text).starts_with(bom)) {
-      result_.output = bom.str();
-      text.erase(0, bom.size());
+    // The project's own headers and #included sources: every non-system
+    // file, once; its copy is what the compiler will read instead
+    // (tool.cpp, the driver's shadow tree), rewritten when it defines
+    // functions. A file entered more than once (no include guard) is copied
+    // as it is: one text cannot carry the guards of several inclusions.
+    if (options_.headers) {
+      std::map<unsigned, unsigned> entries;  // FileEntry UID -> times entered
+      for (const SeenFiles::File &f : seen_.files)
+        ++entries[sm.getFileEntryRefForID(f.fid)->getUID()];
+      std::set<unsigned> done;
+      for (const SeenFiles::File &f : seen_.files) {
+        if (f.fid == sm.getMainFileID() || f.kind != SrcMgr::C_User) continue;
+        FileEntryRef fe = *sm.getFileEntryRefForID(f.fid);
+        if (!done.insert(fe.getUID()).second) continue;
+        OutputFile out;
+        out.name = fe.getName().str();
+        // Clang names a file found beside a main file given without a
+        // directory "./x.h"; GCC, whose diagnostics the user knows, "x.h".
+        if (llvm::StringRef(out.name).starts_with("./")) out.name.erase(0, 2);
+        llvm::SmallString<256> dir(ci_.getFileManager().getCanonicalName(fe.getDir()));
+        llvm::sys::path::append(dir, llvm::sys::path::filename(fe.getName()));
+        out.path = dir.str().str();
+        llvm::StringRef text = sm.getBufferData(f.fid);
+        if (entries[fe.getUID()] == 1) {
+          Edits hedits;
+          RewriteContext hctx{ast, sm, ast.getLangOpts(), out.name, {}, hedits, result_.messages};
+          hctx.fid = f.fid;
+          hctx.original = text;
+          hctx.omp_pragmas = seen_.pragmas[f.fid];
+          hctx.decls = declsOf(f.fid, user_decls);
+          const unsigned before = result_.guards;
+          rewrite(hctx);
+          out.guards = result_.guards - before;
+          out.rewritten = !hedits.empty();
+          out.text = withLineMarker(hedits.apply(text), out.name);
+          if (out.rewritten)
+            result_.messages.push_back("hcc: instrumented header " + out.name + ": " +
+                                       std::to_string(out.guards) + " function guard(s)");
+        } else {
+          out.text = withLineMarker(text.str(), out.name);
+          result_.messages.push_back("hcc: " + out.name +
+                                     " is included more than once (no include guard): left "
+                                     "uninstrumented");
+        }
+        result_.files.push_back(std::move(out));
+      }
     }
-    result_.output += "#line 1 " + quoteCString(file_name_) + "\n";
-    result_.output += text;
     result_.ok = true;
   }
 
  private:
+  // The rewriters on one file; counts add up over files.
+  void rewrite(RewriteContext &ctx) {
+    ctx.filter = options_.filter && !options_.filter->empty() ? options_.filter : nullptr;
+    result_.guards += addFunctionGuards(ctx);
+    result_.setjmp_marks += addSetjmpMarks(ctx);
+    result_.user_regions += addUserRegionPragmas(ctx);
+    if (options_.openmp) result_.openmp_directives += addOpenMPDirectives(ctx);
+    result_.filtered += ctx.filtered;
+    result_.loops += ctx.loops;
+  }
+
+  // The declarations that may hold functions of `fid`: those that begin in
+  // it, and those an #include of it (or of a file that includes it) sits
+  // inside (`namespace ns {` #include "impl.h" `}`).
+  std::vector<Decl *> declsOf(FileID fid, const std::vector<Decl *> &decls) {
+    const SourceManager &sm = ci_.getSourceManager();
+    std::vector<SourceLocation> includers;
+    for (FileID f = fid; f.isValid() && f != sm.getMainFileID();) {
+      SourceLocation at = sm.getIncludeLoc(f);
+      if (at.isInvalid()) break;
+      at = sm.getExpansionLoc(at);
+      includers.push_back(at);
+      f = sm.getFileID(at);
+    }
+    std::vector<Decl *> out;
+    for (Decl *d : decls) {
+      SourceLocation b = sm.getExpansionLoc(d->getBeginLoc().isValid() ? d->getBeginLoc()
+                                                                       : d->getLocation());
+      SourceLocation e = sm.getExpansionLoc(d->getEndLoc().isValid() ? d->getEndLoc() : b);
+      bool mine = sm.getFileID(sm.getExpansionLoc(d->getLocation())) == fid;
+      for (size_t i = 0; !mine && i < includers.size(); ++i) {
+        SourceLocation at = includers[i];
+        mine = sm.getFileID(at) == sm.getFileID(b) && sm.getFileID(at) == sm.getFileID(e) &&
+               !sm.isBeforeInTranslationUnit(at, b) && !sm.isBeforeInTranslationUnit(e, at);
+      }
+      if (mine) out.push_back(d);
+    }
+    return out;
+  }
+
   CompilerInstance &ci_;
   const std::string &file_name_;
   const Options &options_;
   const ParseInput &input_;
-  std::vector<unsigned> &pragmas_;
+  SeenFiles &seen_;
   Result &result_;
 };
 
@@ -183,9 +297,8 @@ class InstrumentAction : public ASTFrontendAction {
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, StringRef) override {
     ci.getPreprocessor().addPPCallbacks(
-        std::make_unique<PragmaRecorder>(ci.getSourceManager(), pragmas_));
-    return std::make_unique<InstrumentConsumer>(ci, file_name_, options_, input_, pragmas_,
-                                                result_);
+        std::make_unique<FileRecorder>(ci.getSourceManager(), seen_));
+    return std::make_unique<InstrumentConsumer>(ci, file_name_, options_, input_, seen_, result_);
   }
 
  private:
@@ -193,7 +306,7 @@ class InstrumentAction : public ASTFrontendAction {
   const Options &options_;
   const ParseInput &input_;
   Result &result_;
-  std::vector<unsigned> pragmas_;
+  SeenFiles seen_;
 };
 
 // One parse of `source` (as `fs` has it) and the rewrite; `errors` says

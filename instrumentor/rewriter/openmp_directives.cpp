@@ -185,8 +185,8 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   // statement, between its statements; after `if (c)` or a label it would
   // change what the statement controls.
   bool VisitCompoundStmt(CompoundStmt *cs) {
-    if (nothing_.empty() || !ctx_.isMainFileChar(cs->getLBracLoc()) ||
-        !ctx_.isMainFileChar(cs->getRBracLoc()))
+    if (nothing_.empty() || !ctx_.isFileChar(cs->getLBracLoc()) ||
+        !ctx_.isFileChar(cs->getRBracLoc()))
       return true;
     const SourceManager &sm = ctx_.sm;
     const unsigned lb = sm.getFileOffset(cs->getLBracLoc()), rb = sm.getFileOffset(cs->getRBracLoc());
@@ -196,7 +196,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
       for (const Stmt *child : cs->body()) {
         SourceLocation b = sm.getExpansionLoc(child->getBeginLoc());
         SourceLocation e = sm.getExpansionLoc(child->getEndLoc());
-        if (sm.getFileID(b) != sm.getMainFileID() || sm.getFileID(e) != sm.getMainFileID()) continue;
+        if (sm.getFileID(b) != ctx_.fid || sm.getFileID(e) != ctx_.fid) continue;
         if (sm.getFileOffset(b) <= o && o <= sm.getFileOffset(e)) inside_child = true;
       }
       if (!inside_child) nothing_ok_.insert(o);
@@ -231,7 +231,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
       words = 2;
     }
     if (k == Kind::None) {
-      if (ctx_.expandsInMainFile(d->getBeginLoc()))
+      if (ctx_.expandsInFile(d->getBeginLoc()))
         ctx_.leftAlone(d->getBeginLoc(),
                        "omp " + llvm::omp::getOpenMPDirectiveName(d->getDirectiveKind()).str(),
                        "this OpenMP construct is not rewritten (nor anything inside it)");
@@ -250,7 +250,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     auto *ref = dyn_cast_or_null<DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts());
     if (!ref) return true;
     auto *fn = dyn_cast<FunctionDecl>(ref->getDecl());
-    if (!fn || !fn->getIdentifier() || ctx_.expandsInMainFile(fn->getLocation())) return true;
+    if (!fn || !fn->getIdentifier() || !ctx_.sm.isInSystemHeader(fn->getLocation())) return true;
     static const char *const kLocks[] = {"omp_set_lock", "omp_unset_lock", "omp_test_lock",
                                          "omp_set_nest_lock", "omp_unset_nest_lock",
                                          "omp_test_nest_lock"};
@@ -259,7 +259,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     for (const char *k : kLocks) lock = lock || name == k;
     if (!lock || (!fn->getDeclContext()->isTranslationUnit() && !fn->isExternC())) return true;
     SourceLocation b = ref->getBeginLoc(), e = ref->getEndLoc();
-    if (!ctx_.isMainFileChar(b) || !ctx_.isMainFileChar(e) || ref->hasQualifier()) return true;
+    if (!ctx_.isFileChar(b) || !ctx_.isFileChar(e) || ref->hasQualifier()) return true;
     unsigned bo = ctx_.sm.getFileOffset(b);
     unsigned eo = bo + unsigned(name.size());
     locks_.push_back({bo, eo, name});
@@ -270,7 +270,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     for (unsigned off : nothing_ok_) {
       if (ctx_.followsUnknownDirective(off)) continue;
       const std::string n = std::to_string(++counter_), h = "__hcc_omp" + n;
-      const unsigned l = ctx_.sm.getLineNumber(ctx_.sm.getMainFileID(), off);
+      const unsigned l = ctx_.sm.getLineNumber(ctx_.fid, off);
       PragmaText t;
       Plan p;
       p.hash_offset = off;
@@ -318,11 +318,11 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     }
     CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(s->getSourceRange()),
                                                  sm, ctx_.lang);
-    if (r.isInvalid() || !ctx_.isMainFileChar(r.getBegin()) || !ctx_.isMainFileChar(r.getEnd()))
+    if (r.isInvalid() || !ctx_.isFileChar(r.getBegin()) || !ctx_.isFileChar(r.getEnd()))
       return false;
     b = sm.getFileOffset(r.getBegin());
     e = sm.getFileOffset(r.getEnd());
-    llvm::StringRef buf = sm.getBufferData(sm.getMainFileID());
+    llvm::StringRef buf = sm.getBufferData(ctx_.fid);
     if (e == 0 || buf[e - 1] != '}' || !isa<CompoundStmt>(s)) {
       // Find the next token: a `;` ends this statement.
       Token tok;
@@ -360,7 +360,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     llvm::StringRef buf = ctx_.original;  // a blanked clause is re-issued as written
     SourceLocation hash = d->getBeginLoc();
     op = false;
-    if (!ctx_.isMainFileChar(hash)) return false;
+    if (!ctx_.isFileChar(hash)) return false;
     off = sm.getFileOffset(hash);
     if (off < buf.size() && buf[off] == '#') {
       end = off;
@@ -414,7 +414,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   // `#` or `_Pragma` at `loc` (a metadirective's chosen variant starts at
   // its name inside the `when(…)`).
   bool isPragmaStart(SourceLocation loc) {
-    llvm::StringRef rest = ctx_.sm.getBufferData(ctx_.sm.getMainFileID())
+    llvm::StringRef rest = ctx_.sm.getBufferData(ctx_.fid)
                                .substr(ctx_.sm.getFileOffset(loc));
     return rest.starts_with("#") || rest.starts_with("_Pragma");
   }
@@ -429,7 +429,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     if (!pragmaText(d, off, end, raw, op)) {
       ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(ctx_.line(hash)) +
                               ": leaving an OpenMP directive alone: " +
-                              (!ctx_.isMainFileChar(hash) ? "it comes from a macro expansion"
+                              (!ctx_.isFileChar(hash) ? "it comes from a macro expansion"
                                : isPragmaStart(hash) ? "its _Pragma string is not understood"
                                                      : "it is not written as a directive of its own "
                                                        "(a metadirective's variant)"));
@@ -468,8 +468,8 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     }
     Plan p;
     p.hash_offset = off;
-    const unsigned l1 = sm.getLineNumber(sm.getMainFileID(), off),
-                   l2 = sm.getLineNumber(sm.getMainFileID(), end);
+    const unsigned l1 = sm.getLineNumber(ctx_.fid, off),
+                   l2 = sm.getLineNumber(ctx_.fid, end);
     const Stmt *s = body(d);
     unsigned e_line = l2;
     if (s) {
@@ -479,7 +479,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         return;
       }
       p.has_stmt = true;
-      e_line = sm.getLineNumber(sm.getMainFileID(), p.stmt_end ? p.stmt_end - 1 : 0);
+      e_line = sm.getLineNumber(ctx_.fid, p.stmt_end ? p.stmt_end - 1 : 0);
     }
     const std::string n = std::to_string(++counter_);
     const std::string h = "__hcc_omp" + n, b = "__hcc_ompb" + n;
@@ -818,7 +818,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
 
 unsigned addOpenMPDirectives(RewriteContext &ctx) {
   OpenMPRewriter r(ctx);
-  for (Decl *d : ctx.main_decls) r.TraverseDecl(d);
+  for (Decl *d : ctx.decls) r.TraverseDecl(d);
   r.emit();
   return r.count();
 }
