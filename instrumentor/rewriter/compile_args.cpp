@@ -147,6 +147,13 @@ ClangCommand clangCommand(const std::string &source, llvm::ArrayRef<std::string>
   // real compiler's job. The resource dir: stddef.h and friends.
   for (const char *a : {"-Wno-unknown-warning-option", "-Qunused-arguments", "-w"})
     cmd.argv.push_back(a);
+  // Pre-standard C that GCC 12 accepts with a warning and Clang 16+ rejects
+  // by default (implicit declarations and int, K&R-era conversions): the
+  // parse must accept whatever the compiler underneath does.
+  for (const char *a : {"-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
+                        "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types",
+                        "-Wno-error=incompatible-pointer-types", "-Wno-error=return-mismatch"})
+    cmd.argv.push_back(a);
   cmd.argv.push_back(std::string("-resource-dir=") + clangResourceDir());
   // No omp.h in our resource directory (libomp-19-dev not installed): any
   // other omp.h declares the same API, after the system directories.

@@ -169,6 +169,20 @@ bool hasClause(const std::vector<Clause> &cs, const std::string &name) {
   return false;
 }
 
+bool hasTaskReduction(const std::vector<Clause> &cs) {
+  for (const Clause &c : cs) {
+    if (c.name != "reduction") continue;
+    size_t i = 0;
+    while (i < c.args.size() && std::isspace(static_cast<unsigned char>(c.args[i]))) ++i;
+    if (c.args.compare(i, 4, "task") == 0) {
+      size_t j = i + 4;
+      while (j < c.args.size() && std::isspace(static_cast<unsigned char>(c.args[j]))) ++j;
+      if (j < c.args.size() && c.args[j] == ',') return true;
+    }
+  }
+  return false;
+}
+
 std::string joinClauses(const std::vector<Clause> &cs) {
   std::string s;
   for (const Clause &c : cs) s += " " + c.text();

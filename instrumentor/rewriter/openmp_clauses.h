@@ -48,6 +48,10 @@ bool belongsToParallel(const Clause &c);
 std::string ifModifier(const Clause &c);
 
 bool hasClause(const std::vector<Clause> &cs, const std::string &name);
+
+// A `reduction(task, …)` among `cs`: such a construct may not take
+// `nowait`, so its implicit barrier stays (unmeasured, inside the region).
+bool hasTaskReduction(const std::vector<Clause> &cs);
 std::string joinClauses(const std::vector<Clause> &cs);
 
 }  // namespace hcc::rewriter::omp

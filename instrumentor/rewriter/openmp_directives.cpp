@@ -623,13 +623,17 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         const std::string wcs = ctc(wk, l1, l2, e_line, e_line, t);
         const char *enter = wk == Kind::For ? "POMP2_For_enter" : "POMP2_Sections_enter";
         const char *exit = wk == Kind::For ? "POMP2_For_exit" : "POMP2_Sections_exit";
+        // A task reduction forbids nowait: the loop keeps its barrier (inside
+        // its region) and the parallel's is measured as for `parallel`.
+        const bool task_red = hasTaskReduction(ws);
         p.before_hash = pre + "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); { static POMP2_Region_handle " +
                         wh + " = 0; " + enter + "(&" + wh + ", " + wcs + "); " +
-                        pragma(wtext + joinClauses(ws) + (hasClause(ws, "nowait") ? "" : " nowait")) + "//";
+                        pragma(wtext + joinClauses(ws) + (hasClause(ws, "nowait") || task_red ? "" : " nowait")) + "//";
         p.has_stmt = true;  // the loop/block itself, unchanged
         p.at_begin = "";
-        p.at_end = measuredBarrier(wh, wb) + " " + exit + "(&" + wh + "); } POMP2_Parallel_end(&" + h +
-                   "); } POMP2_Parallel_join(&" + h + ", " + team + "); }";
+        p.at_end = task_red ? " " + std::string(exit) + "(&" + wh + "); }" + end_par
+                            : measuredBarrier(wh, wb) + " " + exit + "(&" + wh + "); } POMP2_Parallel_end(&" + h +
+                                  "); } POMP2_Parallel_join(&" + h + ", " + team + "); }";
         if (wk == Kind::Sections) sections_handle_[s] = wh;
         break;
       }
@@ -639,7 +643,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         const char *enter = k == Kind::For ? "POMP2_For_enter" : k == Kind::Sections ? "POMP2_Sections_enter" : "POMP2_Single_enter";
         const char *exit = k == Kind::For ? "POMP2_For_exit" : k == Kind::Sections ? "POMP2_Sections_exit" : "POMP2_Single_exit";
         // copyprivate needs the construct's own barrier (nowait is illegal with it).
-        bool keep_barrier = hasClause(t.clauses, "copyprivate");
+        bool keep_barrier = hasClause(t.clauses, "copyprivate") || hasTaskReduction(t.clauses);
         p.before_hash = decl + enter + "(&" + h + ", " + cs + "); " +
                         pragma(words_text + joinClauses(t.clauses) + (nowait || keep_barrier ? "" : " nowait")) + "//";
         std::string tail = nowait || keep_barrier ? "" : measuredBarrier(h, b);
@@ -688,9 +692,10 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         break;
       case Kind::Scope: {
         // A worksharing construct: nowait and a measured barrier, as `for`.
+        const bool own = nowait || hasTaskReduction(t.clauses);
         p.before_hash = decl + "hcc_pomp_construct_enter(&" + h + ", " + cs + "); " +
-                        pragma(words_text + joinClauses(t.clauses) + (nowait ? "" : " nowait")) + "//";
-        p.at_end = (nowait ? "" : measuredBarrier(h, b)) + " hcc_pomp_construct_exit(&" + h + "); }";
+                        pragma(words_text + joinClauses(t.clauses) + (own ? "" : " nowait")) + "//";
+        p.at_end = (own ? "" : measuredBarrier(h, b)) + " hcc_pomp_construct_exit(&" + h + "); }";
         break;
       }
       case Kind::Transform: {

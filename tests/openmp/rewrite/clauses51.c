@@ -3,10 +3,11 @@
  * atomic compare/fail, default(firstprivate|private) (the split-off loop's
  * reduction variable shared in the parallel part), order modifiers, strict
  * grainsize/num_tasks; target with thread_limit and in_reduction is left
- * as written. */
+ * as written. A task reduction (5.0) forbids nowait: those loops keep
+ * their own barrier. */
 #include <stdio.h>
 int main(void) {
-  int x = 0, y = 5, s = 0, r = 0, a[64];
+  int x = 0, y = 5, s = 0, r = 0, t = 0, u = 0, a[64];
   for (int i = 0; i < 64; i++) a[i] = i;
 #pragma omp parallel num_threads(2)
   {
@@ -36,6 +37,13 @@ int main(void) {
       for (int i = 0; i < 64; i++) a[i] -= 1;
     }
   }
+#pragma omp parallel for reduction(task, +: t)
+  for (int i = 0; i < 64; i++) t += a[i];
+#pragma omp parallel
+  {
+#pragma omp for reduction(task, +: u)
+    for (int i = 0; i < 64; i++) u += a[i];
+  }
 #pragma omp taskgroup task_reduction(+:r)
   {
 #pragma omp target in_reduction(+:r) map(tofrom: x)
@@ -43,6 +51,6 @@ int main(void) {
   }
 #pragma omp target thread_limit(4) map(tofrom: x)
   x += 1;
-  printf("%d %d %d %d\n", x, s, r, a[63]);
+  printf("%d %d %d %d %d %d\n", x, s, r, t, u, a[63]);
   return 0;
 }
