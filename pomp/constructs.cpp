@@ -31,6 +31,9 @@ inline void exit_sblock(POMP2_Region_handle *h) {
 
 POMP_API void POMP2_For_enter(POMP2_Region_handle *h, const char ctc[]) { enter_main(h, ctc); }
 POMP_API void POMP2_For_exit(POMP2_Region_handle *h) { exit_main(h); }
+// OpenMP 5.x constructs without a POMP2 event (hcc extension, pomp2.h).
+POMP_API void hcc_pomp_construct_enter(POMP2_Region_handle *h, const char ctc[]) { enter_main(h, ctc); }
+POMP_API void hcc_pomp_construct_exit(POMP2_Region_handle *h) { exit_main(h); }
 POMP_API void POMP2_Workshare_enter(POMP2_Region_handle *h, const char ctc[]) { enter_main(h, ctc); }
 POMP_API void POMP2_Workshare_exit(POMP2_Region_handle *h) { exit_main(h); }
 POMP_API void POMP2_Sections_enter(POMP2_Region_handle *h, const char ctc[]) { enter_main(h, ctc); }

@@ -55,6 +55,13 @@ const TypeInfo kTypes[] = {
     // (its name, "!$omp taskloop @…", tells them apart).
     {"taskloop", HCC_KIND_OMP_TASKGROUP, 0, false},
     {"workshare", HCC_KIND_OMP_WORKSHARE, 0, true},
+    // OpenMP 5.x: the `loop` construct is a loop (role loop); `scope` is a
+    // worksharing construct with an implicit barrier and no role of its
+    // own in CUBE, so it is filed as a workshare. Other 5.x constructs
+    // (unroll, tile, error, nothing) get the default below: role function,
+    // paradigm openmp, named "!$omp unroll @file:line".
+    {"loop", HCC_KIND_OMP_LOOP, 0, true},
+    {"scope", HCC_KIND_OMP_WORKSHARE, 0, true},
 };
 
 PompRegion *make(const char *ctc_text) {

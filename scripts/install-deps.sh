@@ -5,14 +5,16 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  clang clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev   # instrumentor; clang also tested underneath
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev          # the instrumentor parses with Clang 19
+  libzstd-dev                                                     # LLVM 19's libSupport links zstd
+  clang                                                           # Clang 14, tested underneath (as clang-19 is)
   libxml2-dev libarchive-dev                                      # CUBE4 anchor.xml and the .cubex tar container
   libfmt-dev nlohmann-json3-dev libcli11-dev                      # formatting, JSON, hcc-report's arguments
   libgtest-dev libbenchmark-dev                                   # tests and benchmarks
   libopenmpi-dev openmpi-bin ccache                               # build-system integration tests (MPI wrappers, ccache)
   python3                                                         # generates the PMPI wrappers (wrappers/gen_wrappers.py)
   libpapi-dev papi-tools                                           # HCC_METRICS counters (runtime/counters); papi_avail lists events
-  libomp-dev                                                       # clang -fopenmp (libomp) for the OpenMP tests (tests/openmp)
+  libomp-19-dev                                                    # clang-19 -fopenmp (libomp) for the OpenMP tests; conflicts with libomp-14-dev (tests/CMakeLists.txt picks whichever clang works)
   hyperfine                                                        # whole-program and build-time benchmarks (tests/bench/*.sh)
   libotf2-trace-dev otf2-tools                                     # HCC_TRACE writes OTF2 (runtime/trace); otf2-print checks it (tests/trace)
 )

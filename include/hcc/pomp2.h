@@ -85,6 +85,11 @@ void POMP2_Task_end(POMP2_Region_handle *h) HCC_BIND_(POMP2_Task_end);
 void POMP2_Taskgroup_begin(POMP2_Region_handle *h, const char ctc[])
     HCC_BIND_(POMP2_Taskgroup_begin);
 void POMP2_Taskgroup_end(POMP2_Region_handle *h) HCC_BIND_(POMP2_Taskgroup_end);
+/* hcc extension for OpenMP 5.x constructs POMP2 has no events for (scope,
+ * unroll, tile, error, nothing …): one region on the encountering thread
+ * around the construct; its kind comes from the ctc's regionType. */
+void hcc_pomp_construct_enter(POMP2_Region_handle *h, const char ctc[]) HCC_BIND_(hcc_pomp_construct_enter);
+void hcc_pomp_construct_exit(POMP2_Region_handle *h) HCC_BIND_(hcc_pomp_construct_exit);
 void POMP2_Untied_task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
                                     POMP2_Task_handle *old_task, int if_clause, const char ctc[])
     HCC_BIND_(POMP2_Untied_task_create_begin);

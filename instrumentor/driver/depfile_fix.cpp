@@ -161,14 +161,23 @@ std::string rewrite_depfile(std::string_view text, const std::vector<PathRewrite
       continue;
     }
     auto it = std::find_if(rewrites.begin(), rewrites.end(),
-                           [&](const PathRewrite &r) { return r.from == path; });
-    if (it == rewrites.end()) {
-      kept.push_back(&p);
-      continue;
+                           [&](const PathRewrite &r) { return !r.prefix && r.from == path; });
+    std::string to;
+    if (it != rewrites.end()) {
+      to = it->to;
+    } else {
+      it = std::find_if(rewrites.begin(), rewrites.end(), [&](const PathRewrite &r) {
+        return r.prefix && path.size() > r.from.size() && path.compare(0, r.from.size(), r.from) == 0;
+      });
+      if (it == rewrites.end()) {
+        kept.push_back(&p);
+        continue;
+      }
+      to = it->to + std::string(path.substr(it->from.size()));
     }
     Piece q;
     q.word = true;
-    q.raw = make_escape(it->to) + (target ? ":" : "");
+    q.raw = make_escape(to) + (target ? ":" : "");
     owned.push_back(std::move(q));
     kept.push_back(&owned.back());
   }

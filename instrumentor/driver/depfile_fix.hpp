@@ -17,6 +17,10 @@ namespace hcc::driver {
 struct PathRewrite {
   std::string from;  // temp copy, as the compiler was given it
   std::string to;    // the source as the user typed it
+  // `from` is a directory prefix ("<shadow root>/"): any path under it
+  // becomes `to` + the rest (the headers' copies become the real headers).
+  // Exact rewrites are tried first.
+  bool prefix = false;
 };
 
 // Rewrites make-syntax dependency text: every word (target or prerequisite)

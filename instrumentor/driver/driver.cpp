@@ -12,6 +12,7 @@
 #include "args.hpp"
 #include "compiler_choice.hpp"
 #include "depfile_fix.hpp"
+#include "header_shadow.hpp"
 #include "instrument_step.hpp"
 #include "filter/filter.hpp"
 #include "link_flags.hpp"
@@ -131,7 +132,7 @@ void warn_not_instrumented(const Instrumented &work) {
 int finish(int status, TempDirs &temps, const Instrumented &work, bool keep) {
   if (keep) {
     for (const auto &r : work.rewrites)
-      print_note("kept instrumented source of '" + r.to + "': " + r.from);
+      if (!r.prefix) print_note("kept instrumented source of '" + r.to + "': " + r.from);
   } else {
     temps.remove_all();
   }
@@ -163,7 +164,7 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     for (const std::string &a : opts.instrument_args) {
       size_t eq = a.find('=');
       std::string kind = a.substr(2, eq - 2), value = a.substr(eq + 1);
-      if (kind == "openmp") continue;  // --hcc-openmp=on|off, not a filter
+      if (kind == "openmp" || kind == "functions") continue;  // not filters
       bool ok = kind == "filter"    ? filter.add_file(value, error)
                 : kind == "include" ? filter.add_include(value, error)
                                     : filter.add_exclude(value, error);
@@ -179,12 +180,21 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   std::vector<std::string> wrapper_flags;
   if (runs_mpi_wrapper(compiler)) wrapper_flags = mpi_wrapper_flags(compiler, opts.verbose);
 
+  // One shadow tree for the command (its include options serve every
+  // source): the instrumented copies of the project's headers.
+  std::string shadow_root;
+  if (opts.headers) {
+    std::string error;
+    if (auto d = temps.create(error)) shadow_root = *d + "/shadow";
+    else if (opts.verbose) print_note("headers are not instrumented: " + error);
+  }
+
   for (const auto &in : cl.inputs) {
     if (!in.instrumentable) continue;
     work.sources.push_back(in.path);
     std::vector<std::string> iargs = instrumentor_args(args, cl, in);
     iargs.insert(iargs.begin(), wrapper_flags.begin(), wrapper_flags.end());
-    InstrumentResult res = instrument_source(instrumentor, in, iargs, temps, opts.verbose);
+    InstrumentResult res = instrument_source(instrumentor, in, iargs, temps, opts.verbose, shadow_root);
     if (received_signal()) return finish(1, temps, work, false);
     if (res.user_error) {
       print_error(in.path + ": " + res.why);
@@ -203,6 +213,13 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   }
 
   const std::vector<std::string> original = concat(compiler, raw_args, link_flags);
+  if (!shadow_root.empty() && !work.rewrites.empty()) {
+    // The compiler looks in the shadow tree first; dependency files name the
+    // real headers again.
+    work.compile_args = shadow_include_args(work.compile_args, cl, shadow_root);
+    for (auto &[copy, name] : shadow_names(shadow_root)) work.rewrites.push_back({copy, name});
+    work.rewrites.push_back({shadow_root + "/", "/", true});
+  }
   if (work.rewrites.empty()) {  // nothing instrumented: the plain command
     temps.remove_all();
     if (work.not_instrumented.empty()) return exec_compiler(original, opts.verbose);
@@ -217,7 +234,13 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   // #include is looked up beside the file that includes it, which is now the
   // temp dir, so the original dir must be searched before any user -iquote.
   std::vector<std::string> cmd = compiler;
-  for (const auto &d : work.quote_dirs) cmd.insert(cmd.end(), {"-iquote", d});
+  for (const auto &d : work.quote_dirs) {
+    // The directory's copy in the shadow tree first: the headers beside the
+    // source are read from there (their instrumented copies).
+    if (!shadow_root.empty())
+      if (std::string s = shadow_dir_of(shadow_root, d); !s.empty()) cmd.insert(cmd.end(), {"-iquote", s});
+    cmd.insert(cmd.end(), {"-iquote", d});
+  }
   if (std::string def = runtime_path_define(layout.runtime_library); !def.empty()) cmd.push_back(def);
   cmd.insert(cmd.end(), {"-include", layout.prelude});
   std::optional<std::string> rsp;
@@ -269,7 +292,8 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   } else if (po.ok()) {
     warn_not_instrumented(work);
     std::string names;
-    for (const auto &r : work.rewrites) names += (names.empty() ? "'" : ", '") + r.to + "'";
+    for (const auto &r : work.rewrites)
+      if (!r.prefix) names += (names.empty() ? "'" : ", '") + r.to + "'";
     print_warning("instrumentation broke the compile of " + names +
                   "; built uninstrumented instead (--hcc-verbose shows the errors)");
   }

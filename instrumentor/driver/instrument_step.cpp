@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "header_shadow.hpp"
 #include "log.hpp"
 #include "paths.hpp"
 #include "process.hpp"
@@ -26,24 +27,17 @@ std::optional<std::string> TempDirs::create(std::string &error) {
 }
 
 void TempDirs::remove_all() {
-  for (const auto &d : dirs_) {
-    // The directories are flat: the instrumented source, maybe a response file.
-    if (DIR *dir = ::opendir(d.c_str())) {
-      while (dirent *e = ::readdir(dir)) {
-        if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
-        ::unlink((d + "/" + e->d_name).c_str());
-      }
-      ::closedir(dir);
-    }
-    ::rmdir(d.c_str());
-  }
+  // A temp dir holds the instrumented source, maybe a response file, and
+  // for the first source the shadow tree (symbolic links never followed).
+  for (const auto &d : dirs_) remove_tree(d);
   dirs_.clear();
 }
 
 InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
                                    const InputFile &input,
                                    const std::vector<std::string> &compile_args,
-                                   TempDirs &temps, bool verbose) {
+                                   TempDirs &temps, bool verbose,
+                                   const std::string &shadow_root) {
   InstrumentResult r;
   if (instrumentor.empty() || !is_executable_file(instrumentor[0])) {
     r.why = "the instrumentor '" + (instrumentor.empty() ? std::string() : instrumentor[0]) +
@@ -60,6 +54,7 @@ InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
 
   std::vector<std::string> cmd = instrumentor;
   if (verbose) cmd.push_back("--verbose");
+  if (!shadow_root.empty()) cmd.push_back("--shadow-dir=" + shadow_root);
   cmd.push_back("--main-file-name=" + input.path);
   cmd.push_back("-o");
   cmd.push_back(out);

@@ -35,10 +35,13 @@ struct InstrumentResult {
 // Runs `instrumentor` (command words, [0] a path) on `input`:
 //   hcc-instrument [--verbose] --main-file-name=<path as typed> -o <tmp>/<base>
 //                  <source> -- <compile_args>
+// With a `shadow_root` (the project's headers are instrumented too, their
+// copies written under it): … --shadow-dir=<root> …
 // Its output is shown only when `verbose`.
 InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
                                    const InputFile &input,
                                    const std::vector<std::string> &compile_args,
-                                   TempDirs &temps, bool verbose);
+                                   TempDirs &temps, bool verbose,
+                                   const std::string &shadow_root = "");
 
 }  // namespace hcc::driver

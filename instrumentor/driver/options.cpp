@@ -45,6 +45,16 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
     } else if (a == "--hcc-openmp=on" || a == "--hcc-openmp=off") {
       // OpenMP directives to POMP2 calls: passed to hcc-instrument as --openmp=on|off.
       opts.instrument_args.push_back("--" + std::string(a.substr(6)));
+    } else if (a == "--hcc-headers=on" || a == "--hcc-headers=off") {
+      opts.headers = a == "--hcc-headers=on";
+    } else if (a.rfind("--hcc-headers", 0) == 0) {
+      if (!error) error = "option '" + arg + "' takes on or off: --hcc-headers=on|off";
+    } else if (a == "--hcc-functions=all") {
+      // Which functions get a guard: every one (the filters aside). The
+      // only policy so far; a size policy will sit beside it.
+      opts.instrument_args.push_back("--functions=all");
+    } else if (a.rfind("--hcc-functions", 0) == 0) {
+      if (!error) error = "option '" + arg + "': the supported value is --hcc-functions=all";
     } else if (a.rfind("--hcc-openmp", 0) == 0) {
       if (!error) error = "option '" + arg + "' takes on or off: --hcc-openmp=on|off";
     } else if (a == "--hcc-filter" || a == "--hcc-include" || a == "--hcc-exclude") {
@@ -55,7 +65,8 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
     } else if (!error) {
       error = "unknown option '" + arg +
               "' (known: --hcc-compiler=CMD, --hcc-filter=FILE, --hcc-include=PATTERN, "
-              "--hcc-exclude=PATTERN, --hcc-openmp=on|off, --hcc-off, --hcc-keep, --hcc-verbose, "
+              "--hcc-exclude=PATTERN, --hcc-openmp=on|off, --hcc-headers=on|off, --hcc-functions=all, "
+              "--hcc-off, --hcc-keep, --hcc-verbose, "
               "--hcc-version, --hcc-show-config)";
     }
   }

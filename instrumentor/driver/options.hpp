@@ -18,9 +18,11 @@ struct HccOptions {
   bool verbose = false;                 // --hcc-verbose
   bool version = false;                 // --hcc-version
   bool show_config = false;             // --hcc-show-config
+  bool headers = true;                  // --hcc-headers=on|off: the project's own headers too
   // Selective instrumentation, passed on to hcc-instrument in order:
   // --hcc-filter=FILE -> --filter=FILE, --hcc-include=P -> --include=P,
-  // --hcc-exclude=P -> --exclude=P.
+  // --hcc-exclude=P -> --exclude=P; also --hcc-openmp=X -> --openmp=X and
+  // --hcc-functions=all -> --functions=all.
   std::vector<std::string> instrument_args;
 };
 

@@ -17,11 +17,23 @@ namespace hcc::rewriter {
 namespace opts = clang::driver::options;
 using llvm::StringRef;
 
-#if !defined(HCC_CLANG_RESOURCE_DIR) || !defined(HCC_CLANG_BINARY)
-#error "HCC_CLANG_RESOURCE_DIR and HCC_CLANG_BINARY must be set by the build"
+#if !defined(HCC_CLANG_RESOURCE_DIR) || !defined(HCC_CLANG_BINARY) || !defined(HCC_FALLBACK_OMP_DIRS)
+#error "HCC_CLANG_RESOURCE_DIR, HCC_CLANG_BINARY and HCC_FALLBACK_OMP_DIRS must be set by the build"
 #endif
 
 const char *clangResourceDir() { return HCC_CLANG_RESOURCE_DIR; }
+
+const char *fallbackOmpDir() {
+  static const std::string dir = [] {
+    if (llvm::sys::fs::exists(std::string(HCC_CLANG_RESOURCE_DIR) + "/include/omp.h")) return std::string();
+    llvm::SmallVector<StringRef, 4> dirs;
+    StringRef(HCC_FALLBACK_OMP_DIRS).split(dirs, ':', -1, /*KeepEmpty=*/false);
+    for (StringRef d : dirs)
+      if (llvm::sys::fs::exists(d + "/omp.h")) return d.str();
+    return std::string();
+  }();
+  return dir.empty() ? nullptr : dir.c_str();
+}
 
 StringRef languageOfFile(StringRef path) {
   StringRef ext = llvm::sys::path::extension(path);
@@ -33,16 +45,6 @@ StringRef languageOfFile(StringRef path) {
 }
 
 namespace {
-
-// Standards GCC names that Clang 14 knows under their draft names.
-std::string clangStd(StringRef value) {
-  return llvm::StringSwitch<std::string>(value)
-      .Case("c++23", "c++2b")
-      .Case("gnu++23", "gnu++2b")
-      .Case("c23", "c2x")
-      .Case("gnu23", "gnu2x")
-      .Default(value.str());
-}
 
 // Options that make sense for building but not for our parse. Matched on the
 // argument as written, so every variant (-flto, -flto=8, -fno-lto) goes, and
@@ -60,7 +62,7 @@ bool droppedBySpelling(StringRef name) {
       "-print-", "--print-",          // driver queries, not compiles
   };
   for (const char *p : prefixes)
-    if (name.startswith(p)) return true;
+    if (name.starts_with(p)) return true;
   return false;
 }
 
@@ -85,7 +87,7 @@ bool isDropped(const llvm::opt::Arg &arg, const llvm::opt::ArgList &args) {
   // -Wp,-MD,file writes a dependency file too.
   if (opt.matches(opts::OPT_Wp_COMMA)) {
     for (const char *v : arg.getValues())
-      if (StringRef(v).startswith("-M")) return true;
+      if (StringRef(v).starts_with("-M")) return true;
   }
   return droppedBySpelling(arg.getAsString(args));
 }
@@ -112,9 +114,8 @@ ClangCommand clangCommand(const std::string &source, llvm::ArrayRef<std::string>
   // Parse as the clang driver does (driver options only, no clang-cl ones).
   const llvm::opt::OptTable &table = clang::driver::getDriverOptTable();
   unsigned missing_index = 0, missing_count = 0;
-  llvm::opt::InputArgList args =
-      table.ParseArgs(argv, missing_index, missing_count, /*FlagsToInclude=*/0,
-                      opts::NoDriverOption | opts::CLOption | opts::FlangOnlyOption);
+  llvm::opt::InputArgList args = table.ParseArgs(
+      argv, missing_index, missing_count, llvm::opt::Visibility(opts::ClangOption));
   if (missing_count > 0) cmd.dropped.push_back(argv[missing_index]);
 
   // The real clang's path, so the driver looks for the GCC installation
@@ -131,10 +132,6 @@ ClangCommand clangCommand(const std::string &source, llvm::ArrayRef<std::string>
       continue;
     }
     const llvm::opt::Option opt = arg->getOption();
-    if (opt.matches(opts::OPT_std_EQ)) {
-      cmd.argv.push_back("-std=" + clangStd(arg->getValue()));
-      continue;
-    }
     if (opt.matches(opts::OPT_include) && hasGccPchOnly(arg->getValue())) {
       for (const char *a : {"-Xclang", "-include", "-Xclang"}) cmd.argv.push_back(a);
       cmd.argv.push_back(arg->getValue());
@@ -150,7 +147,20 @@ ClangCommand clangCommand(const std::string &source, llvm::ArrayRef<std::string>
   // real compiler's job. The resource dir: stddef.h and friends.
   for (const char *a : {"-Wno-unknown-warning-option", "-Qunused-arguments", "-w"})
     cmd.argv.push_back(a);
+  // Pre-standard C that GCC 12 accepts with a warning and Clang 16+ rejects
+  // by default (implicit declarations and int, K&R-era conversions): the
+  // parse must accept whatever the compiler underneath does.
+  for (const char *a : {"-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
+                        "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types",
+                        "-Wno-error=incompatible-pointer-types", "-Wno-error=return-mismatch"})
+    cmd.argv.push_back(a);
   cmd.argv.push_back(std::string("-resource-dir=") + clangResourceDir());
+  // No omp.h in our resource directory (libomp-19-dev not installed): any
+  // other omp.h declares the same API, after the system directories.
+  if (const char *omp = fallbackOmpDir()) {
+    cmd.argv.push_back("-idirafter");
+    cmd.argv.push_back(omp);
+  }
 
   // -x applies to the inputs after it; an explicit one from the user wins.
   if (language.empty()) {

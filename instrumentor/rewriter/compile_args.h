@@ -31,6 +31,10 @@ llvm::StringRef languageOfFile(llvm::StringRef path);
 // Clang's resource directory (stddef.h, omp.h, ...), fixed at build time.
 const char *clangResourceDir();
 
+// A directory with an omp.h when the resource directory has none (only
+// libomp-19-dev puts one there), or nullptr.
+const char *fallbackOmpDir();
+
 }  // namespace hcc::rewriter
 
 #endif

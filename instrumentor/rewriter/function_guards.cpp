@@ -171,7 +171,9 @@ void GuardFinder::addLoops(const Stmt *s) {
       continue;
     }
     SourceLocation b = child->getBeginLoc(), e = child->getEndLoc();
-    if (!ctx_.isMainFileChar(b) || !ctx_.isMainFileChar(e)) continue;  // macro text: not ours
+    if (!ctx_.isFileChar(b) || !ctx_.isFileChar(e)) continue;  // macro text: not ours
+    // The loop of a directive Clang could not parse: nothing may come between.
+    if (ctx_.followsUnknownDirective(ctx_.sm.getFileOffset(b))) continue;
     // The loop statement ends at its last token, or at the `;` after it when
     // the body is a plain statement (`while (x) f();`, `do … while (x);`).
     SourceLocation after = Lexer::findLocationAfterToken(e, tok::semi, ctx_.sm, ctx_.lang, false);
@@ -180,7 +182,7 @@ void GuardFinder::addLoops(const Stmt *s) {
     if (const auto *w = dyn_cast<WhileStmt>(child)) braced = isa<CompoundStmt>(w->getBody());
     if (const auto *r = dyn_cast<CXXForRangeStmt>(child)) braced = isa<CompoundStmt>(r->getBody());
     if (braced || after.isInvalid()) after = Lexer::getLocForEndOfToken(e, 0, ctx_.sm, ctx_.lang);
-    if (after.isInvalid() || !ctx_.isMainFileChar(after)) continue;
+    if (after.isInvalid() || !ctx_.isFileChar(after)) continue;
     loops_.emplace(ctx_.sm.getFileOffset(b),
                    Loop{ctx_.sm.getFileOffset(after), ctx_.line(b), ctx_.line(e)});
   }
@@ -195,7 +197,7 @@ std::optional<std::string> GuardFinder::reasonToSkip(const FunctionDecl *fd) con
   if (fd->hasAttr<NoInstrumentFunctionAttr>()) return "no_instrument_function";
   if (const IdentifierInfo *id = fd->getIdentifier()) {
     // The runtime's own functions must not measure themselves.
-    if (id->getName().startswith("hcc_") || id->getName().startswith("__hcc_"))
+    if (id->getName().starts_with("hcc_") || id->getName().starts_with("__hcc_"))
       return "hcc runtime function";
   }
   // C99 6.7.4p3: an inline definition with external linkage must not define
@@ -211,7 +213,7 @@ bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
   if (const auto *md = dyn_cast<CXXMethodDecl>(fd); md && md->getParent()->isLambda())
     return true;
   // Header functions are not ours (and their bodies were not even parsed).
-  if (!ctx_.expandsInMainFile(fd->getLocation())) return true;
+  if (!ctx_.expandsInFile(fd->getLocation())) return true;
 
   if (fd->isDeleted()) {
     ctx_.leftAlone(fd->getLocation(), shortName(fd), "deleted");
@@ -301,7 +303,7 @@ bool GuardFinder::insideConstexprFunction(const LambdaExpr *lambda) const {
 }
 
 bool GuardFinder::VisitLambdaExpr(LambdaExpr *lambda) {
-  if (!ctx_.expandsInMainFile(lambda->getBeginLoc())) return true;
+  if (!ctx_.expandsInFile(lambda->getBeginLoc())) return true;
   const CXXMethodDecl *op = lambda->getCallOperator();
   std::string name = lambdaName(ctx_.file_name, ctx_.line(lambda->getBeginLoc()));
 
@@ -347,7 +349,7 @@ void GuardFinder::addGuard(const CompoundStmt *block, SourceLocation begin,
     return;
   }
   // Braces in another file (a body #included into place): not our text.
-  if (!ctx_.isMainFileChar(lbrace) || !ctx_.isMainFileChar(rbrace)) return;
+  if (!ctx_.isFileChar(lbrace) || !ctx_.isFileChar(rbrace)) return;
 
   unsigned offset = ctx_.sm.getFileOffset(lbrace) + 1;  // just after `{`
   guards_.emplace(offset, Guard{std::move(name), std::move(mangled), ctx_.line(begin),
@@ -358,7 +360,7 @@ void GuardFinder::addGuard(const CompoundStmt *block, SourceLocation begin,
 
 unsigned addFunctionGuards(RewriteContext &ctx) {
   GuardFinder finder(ctx);
-  for (Decl *d : ctx.main_decls) finder.TraverseDecl(d);
+  for (Decl *d : ctx.decls) finder.TraverseDecl(d);
 
   const std::string file = quoteCString(ctx.file_name);
   unsigned n = 0;

@@ -7,6 +7,7 @@
 #include "openmp_directives.h"
 #include "rewrite_context.h"
 #include "setjmp_marks.h"
+#include "unknown_directives.h"
 #include "user_regions.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -15,9 +16,16 @@
 #include <clang/Basic/FileManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
 
 namespace hcc::rewriter {
 
@@ -26,8 +34,9 @@ using namespace clang;
 namespace {
 
 // Parse errors mean the file is not what Clang can rewrite safely; hcc then
-// compiles the original and the real compiler reports. We only keep one line
-// per error for --verbose.
+// compiles the original and the real compiler reports. We keep one line per
+// error for --verbose, and where it is: errors on OpenMP pragma lines of the
+// main file get a second chance (unknown_directives.h).
 class ErrorCollector : public DiagnosticConsumer {
  public:
   ErrorCollector(std::vector<std::string> &messages, std::string file_name)
@@ -39,86 +48,241 @@ class ErrorCollector : public DiagnosticConsumer {
     llvm::SmallString<256> text;
     info.FormatDiagnostic(text);
     std::string where;
+    bool in_main = false;
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const SourceManager &sm = info.getSourceManager();
-      PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      SourceLocation loc = sm.getExpansionLoc(info.getLocation());
+      PresumedLoc p = sm.getPresumedLoc(loc);
+      if (sm.getFileID(loc) == sm.getMainFileID()) {
+        in_main = true;
+        main_offsets_.push_back(sm.getFileOffset(loc));
+      }
       if (p.isValid()) {
         std::string file = p.getFileID() == sm.getMainFileID() ? file_name_ : p.getFilename();
         where = file + ":" + std::to_string(p.getLine()) + ":" + std::to_string(p.getColumn()) +
                 ": ";
       }
     }
+    if (!in_main) elsewhere_ = true;
     messages_.push_back("hcc: " + where + "error: " + text.str().str());
   }
+
+  // Offsets of the errors in the main file; `elsewhere`: some error is not.
+  const std::vector<unsigned> &mainOffsets() const { return main_offsets_; }
+  bool elsewhere() const { return elsewhere_; }
 
  private:
   std::vector<std::string> &messages_;
   std::string file_name_;
+  std::vector<unsigned> main_offsets_;
+  bool elsewhere_ = false;
 };
+
+// What the preprocessor saw: every file it entered (the project's own ones
+// are rewritten too when Options::headers), and where `#pragma` lines are
+// in them (the OpenMP rewriter needs those that leave nothing in the AST,
+// `nothing`, and only those the preprocessor did not skip).
+struct SeenFiles {
+  struct File {
+    FileID fid;
+    SrcMgr::CharacteristicKind kind;
+  };
+  std::vector<File> files;  // in the order they were entered
+  std::map<FileID, std::vector<unsigned>> pragmas;
+};
+
+class FileRecorder : public PPCallbacks {
+ public:
+  FileRecorder(const SourceManager &sm, SeenFiles &out) : sm_(sm), out_(out) {}
+  void FileChanged(SourceLocation loc, FileChangeReason reason, SrcMgr::CharacteristicKind kind,
+                   FileID) override {
+    if (reason != EnterFile || !loc.isFileID()) return;
+    FileID fid = sm_.getFileID(loc);
+    if (fid.isValid() && sm_.getFileEntryRefForID(fid)) out_.files.push_back({fid, kind});
+  }
+  void PragmaDirective(SourceLocation loc, PragmaIntroducerKind kind) override {
+    if (kind == PIK_HashPragma && loc.isFileID() && !sm_.isInSystemHeader(loc))
+      out_.pragmas[sm_.getFileID(loc)].push_back(sm_.getFileOffset(loc));
+  }
+
+ private:
+  const SourceManager &sm_;
+  SeenFiles &out_;
+};
+
+// What one parse works from besides the file itself: the real text when
+// the parser sees a copy with blanked OpenMP text.
+struct ParseInput {
+  std::string original;  // "" : the parsed buffer is the real text
+  std::vector<BlankedPragma> blanked;
+};
+
+// `#line 1 "NAME"` + text: the compiler names the user's file and lines in
+// diagnostics, __FILE__ and debug info, whatever path it reads it from. A
+// UTF-8 byte order mark is only skipped at the very start of a file.
+std::string withLineMarker(std::string text, const std::string &name) {
+  std::string out;
+  const llvm::StringRef bom = "\xEF\xBB\xBF";
+  if (llvm::StringRef(text).starts_with(bom)) {
+    out = bom.str();
+    text.erase(0, bom.size());
+  }
+  out += "#line 1 " + quoteCString(name) + "\n";
+  out += text;
+  return out;
+}
 
 class InstrumentConsumer : public ASTConsumer {
  public:
   InstrumentConsumer(CompilerInstance &ci, const std::string &file_name, const Options &options,
-                     Result &result)
-      : ci_(ci), file_name_(file_name), options_(options), result_(result) {}
+                     const ParseInput &input, SeenFiles &seen, Result &result)
+      : ci_(ci), file_name_(file_name), options_(options), input_(input), seen_(seen),
+        result_(result) {}
 
-  // The speed trick: header function bodies are neither parsed nor checked,
-  // so a file that includes half the standard library costs a fraction of a
-  // real compile. Sema still parses the bodies it needs to know (constexpr
-  // functions, deduced return types). Main-file bodies are parsed: they are
-  // what we rewrite.
+  // The speed trick: function bodies in files we do not rewrite are neither
+  // parsed nor checked, so a file that includes half the standard library
+  // costs a fraction of a real compile. Sema still parses the bodies it
+  // needs to know (constexpr functions, deduced return types). Bodies in the
+  // main file — and with Options::headers in every non-system file — are
+  // parsed: they are what we rewrite.
   bool shouldSkipFunctionBody(Decl *d) override {
     const SourceManager &sm = ci_.getSourceManager();
-    return !sm.isInMainFile(sm.getExpansionLoc(d->getLocation()));
+    SourceLocation loc = sm.getExpansionLoc(d->getLocation());
+    if (options_.headers) return sm.isInSystemHeader(loc);
+    return !sm.isInMainFile(loc);
   }
 
   void HandleTranslationUnit(ASTContext &ast) override {
     // A file with errors is compiled as it is; never rewrite half-understood code.
     if (ci_.getDiagnostics().hasErrorOccurred()) return;
-
     SourceManager &sm = ast.getSourceManager();
-    Edits edits;
-    RewriteContext ctx{ast, sm, ast.getLangOpts(), file_name_, {}, edits, result_.messages, {}};
+
+    // Top-level declarations in the user's files (system headers hold most
+    // of the AST, and nothing of theirs is rewritten).
+    std::vector<Decl *> user_decls;
     for (Decl *d : ast.getTranslationUnitDecl()->decls()) {
       // The name's location: abbreviated function templates (`void f(auto)`)
       // have no begin location of their own.
-      if (!d->isImplicit() && ctx.expandsInMainFile(d->getLocation()))
-        ctx.main_decls.push_back(d);
+      if (d->isImplicit() || d->getLocation().isInvalid()) continue;
+      if (!sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()))) user_decls.push_back(d);
     }
 
-    ctx.filter = options_.filter && !options_.filter->empty() ? options_.filter : nullptr;
-    result_.guards = addFunctionGuards(ctx);
-    result_.setjmp_marks = addSetjmpMarks(ctx);
-    result_.user_regions = addUserRegionPragmas(ctx);
-    if (options_.openmp) result_.openmp_directives = addOpenMPDirectives(ctx);
-    result_.filtered = ctx.filtered;
-    result_.loops = ctx.loops;
+    // The main file.
+    Edits edits;
+    RewriteContext ctx{ast, sm, ast.getLangOpts(), file_name_, {}, edits, result_.messages};
+    ctx.fid = sm.getMainFileID();
+    ctx.original = input_.original.empty() ? sm.getBufferData(ctx.fid)
+                                           : llvm::StringRef(input_.original);
+    ctx.blanked = input_.blanked;
+    ctx.omp_pragmas = seen_.pragmas[ctx.fid];
+    ctx.decls = declsOf(ctx.fid, user_decls);
+    rewrite(ctx);
+    result_.output = withLineMarker(edits.apply(ctx.original), file_name_);
 
-    // #line keeps the user's name for diagnostics, __FILE__ and debug info,
-    // whatever temporary path the rewritten text is compiled from.
-    std::string text = edits.apply(sm.getBufferData(sm.getMainFileID()));
-    // A UTF-8 byte order mark is only skipped at the very start of a file.
-    const llvm::StringRef bom = "\xEF\xBB\xBF";
-    if (llvm::StringRef(text).startswith(bom)) {
-      result_.output = bom.str();
-      text.erase(0, bom.size());
+    // The project's own headers and #included sources: every non-system
+    // file, once; its copy is what the compiler will read instead
+    // (tool.cpp, the driver's shadow tree), rewritten when it defines
+    // functions. A file entered more than once (no include guard) is copied
+    // as it is: one text cannot carry the guards of several inclusions.
+    if (options_.headers) {
+      std::map<unsigned, unsigned> entries;  // FileEntry UID -> times entered
+      for (const SeenFiles::File &f : seen_.files)
+        ++entries[sm.getFileEntryRefForID(f.fid)->getUID()];
+      std::set<unsigned> done;
+      for (const SeenFiles::File &f : seen_.files) {
+        if (f.fid == sm.getMainFileID() || f.kind != SrcMgr::C_User) continue;
+        FileEntryRef fe = *sm.getFileEntryRefForID(f.fid);
+        if (!done.insert(fe.getUID()).second) continue;
+        OutputFile out;
+        out.name = fe.getName().str();
+        // Clang names a file found beside a main file given without a
+        // directory "./x.h"; GCC, whose diagnostics the user knows, "x.h".
+        if (llvm::StringRef(out.name).starts_with("./")) out.name.erase(0, 2);
+        llvm::SmallString<256> dir(ci_.getFileManager().getCanonicalName(fe.getDir()));
+        llvm::sys::path::append(dir, llvm::sys::path::filename(fe.getName()));
+        out.path = dir.str().str();
+        llvm::StringRef text = sm.getBufferData(f.fid);
+        if (entries[fe.getUID()] == 1) {
+          Edits hedits;
+          RewriteContext hctx{ast, sm, ast.getLangOpts(), out.name, {}, hedits, result_.messages};
+          hctx.fid = f.fid;
+          hctx.original = text;
+          hctx.omp_pragmas = seen_.pragmas[f.fid];
+          hctx.decls = declsOf(f.fid, user_decls);
+          const unsigned before = result_.guards;
+          rewrite(hctx);
+          out.guards = result_.guards - before;
+          out.rewritten = !hedits.empty();
+          out.text = withLineMarker(hedits.apply(text), out.name);
+          if (out.rewritten)
+            result_.messages.push_back("hcc: instrumented header " + out.name + ": " +
+                                       std::to_string(out.guards) + " function guard(s)");
+        } else {
+          out.text = withLineMarker(text.str(), out.name);
+          result_.messages.push_back("hcc: " + out.name +
+                                     " is included more than once (no include guard): left "
+                                     "uninstrumented");
+        }
+        result_.files.push_back(std::move(out));
+      }
     }
-    result_.output += "#line 1 " + quoteCString(file_name_) + "\n";
-    result_.output += text;
     result_.ok = true;
   }
 
  private:
+  // The rewriters on one file; counts add up over files.
+  void rewrite(RewriteContext &ctx) {
+    ctx.filter = options_.filter && !options_.filter->empty() ? options_.filter : nullptr;
+    result_.guards += addFunctionGuards(ctx);
+    result_.setjmp_marks += addSetjmpMarks(ctx);
+    result_.user_regions += addUserRegionPragmas(ctx);
+    if (options_.openmp) result_.openmp_directives += addOpenMPDirectives(ctx);
+    result_.filtered += ctx.filtered;
+    result_.loops += ctx.loops;
+  }
+
+  // The declarations that may hold functions of `fid`: those that begin in
+  // it, and those an #include of it (or of a file that includes it) sits
+  // inside (`namespace ns {` #include "impl.h" `}`).
+  std::vector<Decl *> declsOf(FileID fid, const std::vector<Decl *> &decls) {
+    const SourceManager &sm = ci_.getSourceManager();
+    std::vector<SourceLocation> includers;
+    for (FileID f = fid; f.isValid() && f != sm.getMainFileID();) {
+      SourceLocation at = sm.getIncludeLoc(f);
+      if (at.isInvalid()) break;
+      at = sm.getExpansionLoc(at);
+      includers.push_back(at);
+      f = sm.getFileID(at);
+    }
+    std::vector<Decl *> out;
+    for (Decl *d : decls) {
+      SourceLocation b = sm.getExpansionLoc(d->getBeginLoc().isValid() ? d->getBeginLoc()
+                                                                       : d->getLocation());
+      SourceLocation e = sm.getExpansionLoc(d->getEndLoc().isValid() ? d->getEndLoc() : b);
+      bool mine = sm.getFileID(sm.getExpansionLoc(d->getLocation())) == fid;
+      for (size_t i = 0; !mine && i < includers.size(); ++i) {
+        SourceLocation at = includers[i];
+        mine = sm.getFileID(at) == sm.getFileID(b) && sm.getFileID(at) == sm.getFileID(e) &&
+               !sm.isBeforeInTranslationUnit(at, b) && !sm.isBeforeInTranslationUnit(e, at);
+      }
+      if (mine) out.push_back(d);
+    }
+    return out;
+  }
+
   CompilerInstance &ci_;
   const std::string &file_name_;
   const Options &options_;
+  const ParseInput &input_;
+  SeenFiles &seen_;
   Result &result_;
 };
 
 class InstrumentAction : public ASTFrontendAction {
  public:
-  InstrumentAction(const std::string &file_name, const Options &options, Result &result)
-      : file_name_(file_name), options_(options), result_(result) {}
+  InstrumentAction(const std::string &file_name, const Options &options, const ParseInput &input,
+                   Result &result)
+      : file_name_(file_name), options_(options), input_(input), result_(result) {}
 
  protected:
   bool BeginInvocation(CompilerInstance &ci) override {
@@ -132,14 +296,50 @@ class InstrumentAction : public ASTFrontendAction {
   }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, StringRef) override {
-    return std::make_unique<InstrumentConsumer>(ci, file_name_, options_, result_);
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<FileRecorder>(ci.getSourceManager(), seen_));
+    return std::make_unique<InstrumentConsumer>(ci, file_name_, options_, input_, seen_, result_);
   }
 
  private:
   const std::string &file_name_;
   const Options &options_;
+  const ParseInput &input_;
   Result &result_;
+  SeenFiles seen_;
 };
+
+// One parse of `source` (as `fs` has it) and the rewrite; `errors` says
+// where it failed.
+bool parseOnce(const ClangCommand &cmd, const std::string &file_name, const Options &options,
+               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, const ParseInput &input,
+               Result &result, std::unique_ptr<ErrorCollector> &errors) {
+  errors = std::make_unique<ErrorCollector>(result.messages, file_name);
+  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), fs));
+  tooling::ToolInvocation invocation(
+      cmd.argv, std::make_unique<InstrumentAction>(file_name, options, input, result),
+      files.get());
+  invocation.setDiagnosticConsumer(errors.get());
+  bool ran = invocation.run();
+  return ran && errors->getNumErrors() == 0 && result.ok;
+}
+
+// `fs` with `text` in place of the file `path`.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> withFile(
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, const std::string &path,
+    const std::string &text) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+      new llvm::vfs::OverlayFileSystem(fs));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(
+      new llvm::vfs::InMemoryFileSystem);
+  overlay->pushOverlay(memory);
+  memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(text, path));
+  return overlay;
+}
+
+std::string lineOf(const std::string &text, unsigned offset) {
+  return std::to_string(1 + std::count(text.begin(), text.begin() + std::min<size_t>(offset, text.size()), '\n'));
+}
 
 Result run(const std::string &source, const std::vector<std::string> &compile_args,
            const Options &options, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) {
@@ -150,19 +350,47 @@ Result run(const std::string &source, const std::vector<std::string> &compile_ar
   for (const std::string &d : cmd.dropped)
     result.messages.push_back("hcc: not passing '" + d + "' to the instrumentor's parser");
 
-  ErrorCollector errors(result.messages, file_name);
-  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), fs));
-  tooling::ToolInvocation invocation(
-      cmd.argv, std::make_unique<InstrumentAction>(file_name, options, result), files.get());
-  invocation.setDiagnosticConsumer(&errors);
-  bool ran = invocation.run();
+  ParseInput input;
+  std::unique_ptr<ErrorCollector> errors;
+  if (parseOnce(cmd, file_name, options, fs, input, result, errors)) return result;
 
-  if (!ran || errors.getNumErrors() > 0 || !result.ok) {
-    if (errors.getNumErrors() == 0)
-      result.messages.push_back("hcc: " + file_name + ": could not parse the file");
-    result.ok = false;
-    result.output.clear();
+  // Only OpenMP text Clang 19 cannot parse? Then blank it and parse again,
+  // at most a few rounds (a blanked clause can reveal the next error).
+  std::string text;
+  if (errors->getNumErrors() > 0 && !errors->elsewhere() && !errors->mainOffsets().empty()) {
+    if (auto buffer = fs->getBufferForFile(source)) {
+      input.original = (*buffer)->getBuffer().str();
+      text = input.original;
+    }
   }
+  for (int round = 0; round < 4 && !input.original.empty(); ++round) {
+    if (errors->elsewhere() || !blankUnparsedOpenMP(text, errors->mainOffsets(), input.blanked))
+      break;
+    Result again;
+    again.messages = std::move(result.messages);
+    const size_t keep = again.messages.size();
+    if (parseOnce(cmd, file_name, options, withFile(fs, source, text), input, again, errors)) {
+      // Clang's complaints become notes: the file is instrumented after all.
+      for (size_t i = 0; i < keep; ++i) {
+        std::string &m = again.messages[i];
+        size_t at = m.find("error: ");
+        if (at != std::string::npos) m.replace(at, 7, "not parsed by Clang 19: ");
+      }
+      for (const BlankedPragma &b : input.blanked)
+        again.messages.push_back(
+            "hcc: " + file_name + ":" + lineOf(input.original, b.begin) +
+            (b.whole ? ": this OpenMP directive is left as written (and not measured); the rest "
+                       "of the file is instrumented"
+                     : ": OpenMP clause '" + b.clause + "' (not parsed by Clang 19) kept as written"));
+      return again;
+    }
+    result = std::move(again);
+  }
+
+  if (errors->getNumErrors() == 0)
+    result.messages.push_back("hcc: " + file_name + ": could not parse the file");
+  result.ok = false;
+  result.output.clear();
   return result;
 }
 

@@ -33,6 +33,23 @@ struct Options {
   // OpenMP directives → POMP2 calls (openmp_directives.cpp); the driver's
   // --hcc-openmp=on|off, default kOpenMPDefault.
   bool openmp = kOpenMPDefault;
+  // Also rewrite the project's own headers and #included sources: every file
+  // the main file includes that is not a system header (not found through
+  // -isystem, the compiler's own directories or /usr/include). Their copies
+  // come back in Result::files. Off: only the main file, and the parser
+  // skips every other file's function bodies.
+  bool headers = false;
+};
+
+// A file the main file includes, as the compiler is to read it instead of
+// the original: `#line 1 "NAME"` + its text, with guards when it defines
+// functions hcc instruments.
+struct OutputFile {
+  std::string path;  // the original, absolute: its directory's real path + its name
+  std::string name;  // as the compiler names it ("include/geo/grid.hpp")
+  std::string text;
+  unsigned guards = 0;
+  bool rewritten = false;  // text differs from the original (beyond #line)
 };
 
 struct Result {
@@ -48,6 +65,9 @@ struct Result {
   unsigned loops = 0;         // loop regions (TAU BEGIN_INSTRUMENT_SECTION loops)
   unsigned openmp_directives = 0;  // OpenMP directives turned into POMP2 calls
   unsigned user_regions = 0;  // #pragma hcc region / pomp inst begin|end turned into calls
+  // With Options::headers: every non-system file the parse entered but the
+  // main file, in the order first entered (counts above include theirs).
+  std::vector<OutputFile> files;
 };
 
 // `compile_args`: the user's compiler arguments minus sources and -o/-c.

@@ -150,9 +150,36 @@ bool belongsToParallel(const Clause &c) {
   return false;
 }
 
+std::string ifModifier(const Clause &c) {
+  const std::string &a = c.args;
+  const size_t colon = a.find(':');
+  if (colon == std::string::npos || (colon + 1 < a.size() && a[colon + 1] == ':')) return "";
+  size_t b = 0, e = colon;
+  while (b < e && std::isspace(static_cast<unsigned char>(a[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(a[e - 1]))) --e;
+  if (b == e) return "";
+  for (size_t i = b; i < e; ++i)
+    if (!std::islower(static_cast<unsigned char>(a[i])) && a[i] != ' ') return "";
+  return a.substr(b, e - b);
+}
+
 bool hasClause(const std::vector<Clause> &cs, const std::string &name) {
   for (const Clause &c : cs)
     if (c.name == name) return true;
+  return false;
+}
+
+bool hasTaskReduction(const std::vector<Clause> &cs) {
+  for (const Clause &c : cs) {
+    if (c.name != "reduction") continue;
+    size_t i = 0;
+    while (i < c.args.size() && std::isspace(static_cast<unsigned char>(c.args[i]))) ++i;
+    if (c.args.compare(i, 4, "task") == 0) {
+      size_t j = i + 4;
+      while (j < c.args.size() && std::isspace(static_cast<unsigned char>(c.args[j]))) ++j;
+      if (j < c.args.size() && c.args[j] == ',') return true;
+    }
+  }
   return false;
 }
 

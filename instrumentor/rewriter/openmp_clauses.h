@@ -43,7 +43,15 @@ std::string escapeForPragma(const std::string &text);
 // the rest go to the worksharing part.
 bool belongsToParallel(const Clause &c);
 
+// The directive-name modifier of an `if` clause (`if(taskloop: n > 8)` →
+// "taskloop"), "" when it has none.
+std::string ifModifier(const Clause &c);
+
 bool hasClause(const std::vector<Clause> &cs, const std::string &name);
+
+// A `reduction(task, …)` among `cs`: such a construct may not take
+// `nowait`, so its implicit barrier stays (unmeasured, inside the region).
+bool hasTaskReduction(const std::vector<Clause> &cs);
 std::string joinClauses(const std::vector<Clause> &cs);
 
 }  // namespace hcc::rewriter::omp

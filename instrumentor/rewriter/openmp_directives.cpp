@@ -33,8 +33,8 @@ struct Plan {
 };
 
 // Words that start or continue a directive name: seen where a clause should
-// be, they mean a combined construct we do not split (`parallel masked`
-// parses as `parallel` in Clang 14), which is then left alone.
+// be, they mean the directive is spelled some way the AST class did not
+// predict, and it is left alone.
 bool isDirectiveWord(const std::string &w) {
   static const char *const kWords[] = {"parallel", "for", "simd", "sections", "section",
                                        "single", "master", "masked", "loop", "taskloop",
@@ -46,12 +46,16 @@ bool isDirectiveWord(const std::string &w) {
 
 enum class Kind { Parallel, For, ParallelFor, Sections, ParallelSections, ParallelMaster,
                   Section, Single, Master, Critical, Taskgroup, Taskloop, Atomic, Barrier, Task,
-                  Taskwait, Flush, Ordered, None };
+                  Taskwait, Flush, Ordered,
+                  // OpenMP 5.x
+                  Loop, ParallelLoop, ParallelMasked, MaskedTaskloop, ParallelMaskedTaskloop,
+                  Scope, Error, Transform, None };
 
 Kind kindOf(const OMPExecutableDirective *d, unsigned &words) {
   words = 1;
   if (isa<OMPParallelDirective>(d)) return Kind::Parallel;
   if (isa<OMPForDirective>(d)) return Kind::For;
+  if (isa<OMPForSimdDirective>(d)) { words = 2; return Kind::For; }
   if (isa<OMPParallelForDirective>(d)) { words = 2; return Kind::ParallelFor; }
   if (isa<OMPParallelForSimdDirective>(d)) { words = 3; return Kind::ParallelFor; }
   if (isa<OMPSectionsDirective>(d)) return Kind::Sections;
@@ -62,9 +66,43 @@ Kind kindOf(const OMPExecutableDirective *d, unsigned &words) {
   // `masked [filter(n)]` is master with another thread: the same region
   // kind, timed on whichever thread the filter picks.
   if (isa<OMPMaskedDirective>(d)) return Kind::Master;
-  // `parallel masked` is not a combined directive in Clang 14 (it parses as
-  // `parallel` and is left alone via isDirectiveWord), `parallel master` is.
   if (isa<OMPParallelMasterDirective>(d)) { words = 2; return Kind::ParallelMaster; }
+  if (isa<OMPParallelMaskedDirective>(d)) { words = 2; return Kind::ParallelMasked; }
+  // `loop`: a loop construct without nowait; inside a parallel region it
+  // binds to it (all threads enter), elsewhere to the encountering thread.
+  if (isa<OMPGenericLoopDirective>(d)) return Kind::Loop;
+  if (isa<OMPParallelGenericLoopDirective>(d)) { words = 2; return Kind::ParallelLoop; }
+  // master|masked taskloop [simd], with or without `parallel` in front:
+  // split into their constituent constructs, as the combined ones are
+  // defined.
+  if (isa<OMPMaskedTaskLoopDirective>(d) || isa<OMPMasterTaskLoopDirective>(d)) {
+    words = 2;
+    return Kind::MaskedTaskloop;
+  }
+  if (isa<OMPMaskedTaskLoopSimdDirective>(d) || isa<OMPMasterTaskLoopSimdDirective>(d)) {
+    words = 3;
+    return Kind::MaskedTaskloop;
+  }
+  if (isa<OMPParallelMaskedTaskLoopDirective>(d) || isa<OMPParallelMasterTaskLoopDirective>(d)) {
+    words = 3;
+    return Kind::ParallelMaskedTaskloop;
+  }
+  if (isa<OMPParallelMaskedTaskLoopSimdDirective>(d) ||
+      isa<OMPParallelMasterTaskLoopSimdDirective>(d)) {
+    words = 4;
+    return Kind::ParallelMaskedTaskloop;
+  }
+  if (isa<OMPScopeDirective>(d)) return Kind::Scope;
+  // `error at(execution)` runs; at(compilation) (the default) is the
+  // compiler's business and has nothing to time.
+  if (auto *e = dyn_cast<OMPErrorDirective>(d)) {
+    const auto *at = e->getSingleClause<OMPAtClause>();
+    return at && at->getAtKind() == OMPC_AT_execution ? Kind::Error : Kind::None;
+  }
+  // unroll, tile, reverse, interchange: timed around the transformed loop
+  // when they stand alone (not when they are the loop of a loop construct,
+  // see bare_).
+  if (isa<OMPLoopTransformationDirective>(d)) return Kind::Transform;
   if (isa<OMPCriticalDirective>(d)) return Kind::Critical;
   if (isa<OMPAtomicDirective>(d)) return Kind::Atomic;
   if (isa<OMPBarrierDirective>(d)) return Kind::Barrier;
@@ -101,6 +139,12 @@ const char *ctcType(Kind k) {
     case Kind::Flush: return "flush";
     case Kind::Ordered: return "ordered";
     case Kind::Section: return "section";
+    case Kind::Loop: return "loop";
+    case Kind::ParallelLoop: case Kind::ParallelMasked: case Kind::ParallelMaskedTaskloop:
+      return "parallel";
+    case Kind::MaskedTaskloop: return "master";
+    case Kind::Scope: return "scope";
+    case Kind::Error: return "error";
     default: return "";
   }
 }
@@ -111,9 +155,54 @@ std::string measuredBarrier(const std::string &h, const std::string &b) {
          "); _Pragma(\"omp barrier\") POMP2_Implicit_barrier_exit(&" + h + ", " + b + "); }";
 }
 
+// `#pragma omp nothing` at `off` of `text`, alone on its line (a comment
+// may follow): the directive leaves no trace in the AST.
+bool isNothingPragma(llvm::StringRef text, unsigned off) {
+  size_t eol = text.find('\n', off);
+  llvm::StringRef line = text.slice(off, eol == llvm::StringRef::npos ? text.size() : eol);
+  line = line.rtrim();
+  if (line.ends_with("\\")) return false;
+  size_t c = line.find("//");
+  if (c != llvm::StringRef::npos) line = line.substr(0, c).rtrim();
+  if (!line.consume_front("#")) return false;
+  line = line.ltrim();
+  if (!line.consume_front("pragma")) return false;
+  llvm::StringRef rest = line.ltrim();
+  if (rest.size() == line.size() || !rest.consume_front("omp")) return false;
+  llvm::StringRef name = rest.ltrim();
+  return name.size() < rest.size() && name == "nothing";
+}
+
 class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
  public:
-  explicit OpenMPRewriter(RewriteContext &ctx) : ctx_(ctx) {}
+  explicit OpenMPRewriter(RewriteContext &ctx) : ctx_(ctx) {
+    for (unsigned off : ctx_.omp_pragmas)
+      if (isNothingPragma(ctx_.original, off)) nothing_.insert(off);
+  }
+
+  // `nothing` is timed (enter and exit around the directive, re-issued)
+  // only where a block statement may stand: directly in a compound
+  // statement, between its statements; after `if (c)` or a label it would
+  // change what the statement controls.
+  bool VisitCompoundStmt(CompoundStmt *cs) {
+    if (nothing_.empty() || !ctx_.isFileChar(cs->getLBracLoc()) ||
+        !ctx_.isFileChar(cs->getRBracLoc()))
+      return true;
+    const SourceManager &sm = ctx_.sm;
+    const unsigned lb = sm.getFileOffset(cs->getLBracLoc()), rb = sm.getFileOffset(cs->getRBracLoc());
+    for (unsigned o : nothing_) {
+      if (o <= lb || o >= rb) continue;
+      bool inside_child = false;
+      for (const Stmt *child : cs->body()) {
+        SourceLocation b = sm.getExpansionLoc(child->getBeginLoc());
+        SourceLocation e = sm.getExpansionLoc(child->getEndLoc());
+        if (sm.getFileID(b) != ctx_.fid || sm.getFileID(e) != ctx_.fid) continue;
+        if (sm.getFileOffset(b) <= o && o <= sm.getFileOffset(e)) inside_child = true;
+      }
+      if (!inside_child) nothing_ok_.insert(o);
+    }
+    return true;
+  }
   bool shouldVisitTemplateInstantiations() const { return false; }
 
   // One hook for every directive class (RecursiveASTVisitor's data
@@ -123,10 +212,26 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   bool dataTraverseStmtPre(Stmt *s) {
     auto *d = dyn_cast<OMPExecutableDirective>(s);
     if (!d) return true;
+    // A loop transformation that is the loop of a loop construct (`for`
+    // over `unroll partial`) must stay right under it: not wrapped, but
+    // what is inside it is still rewritten.
+    if (auto *inner = dyn_cast_or_null<OMPLoopTransformationDirective>(body(d)))
+      bare_.insert(inner);
+    if (bare_.count(d)) return true;
     unsigned words = 0;
     Kind k = kindOf(d, words);
+    // Clang 19's Sema records a `loop` as the construct it will compile it
+    // to (`for` inside a parallel region, `simd` with bind(thread), …);
+    // what is re-issued is what was written, and `loop` takes no nowait.
+    if (const std::string w = writtenName(d); w == "loop") {
+      k = Kind::Loop;
+      words = 1;
+    } else if (w == "parallel loop") {
+      k = Kind::ParallelLoop;
+      words = 2;
+    }
     if (k == Kind::None) {
-      if (ctx_.expandsInMainFile(d->getBeginLoc()))
+      if (ctx_.expandsInFile(d->getBeginLoc()))
         ctx_.leftAlone(d->getBeginLoc(),
                        "omp " + llvm::omp::getOpenMPDirectiveName(d->getDirectiveKind()).str(),
                        "this OpenMP construct is not rewritten (nor anything inside it)");
@@ -145,7 +250,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     auto *ref = dyn_cast_or_null<DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts());
     if (!ref) return true;
     auto *fn = dyn_cast<FunctionDecl>(ref->getDecl());
-    if (!fn || !fn->getIdentifier() || ctx_.expandsInMainFile(fn->getLocation())) return true;
+    if (!fn || !fn->getIdentifier() || !ctx_.sm.isInSystemHeader(fn->getLocation())) return true;
     static const char *const kLocks[] = {"omp_set_lock", "omp_unset_lock", "omp_test_lock",
                                          "omp_set_nest_lock", "omp_unset_nest_lock",
                                          "omp_test_nest_lock"};
@@ -154,7 +259,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     for (const char *k : kLocks) lock = lock || name == k;
     if (!lock || (!fn->getDeclContext()->isTranslationUnit() && !fn->isExternC())) return true;
     SourceLocation b = ref->getBeginLoc(), e = ref->getEndLoc();
-    if (!ctx_.isMainFileChar(b) || !ctx_.isMainFileChar(e) || ref->hasQualifier()) return true;
+    if (!ctx_.isFileChar(b) || !ctx_.isFileChar(e) || ref->hasQualifier()) return true;
     unsigned bo = ctx_.sm.getFileOffset(b);
     unsigned eo = bo + unsigned(name.size());
     locks_.push_back({bo, eo, name});
@@ -162,6 +267,18 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   }
 
   void emit() {
+    for (unsigned off : nothing_ok_) {
+      if (ctx_.followsUnknownDirective(off)) continue;
+      const std::string n = std::to_string(++counter_), h = "__hcc_omp" + n;
+      const unsigned l = ctx_.sm.getLineNumber(ctx_.fid, off);
+      PragmaText t;
+      Plan p;
+      p.hash_offset = off;
+      p.before_hash = "{ static POMP2_Region_handle " + h + " = 0; hcc_pomp_construct_enter(&" + h +
+                      ", " + ctc("nothing", Kind::None, l, l, l, l, t) +
+                      "); _Pragma(\"omp nothing\") hcc_pomp_construct_exit(&" + h + "); } //";
+      plans_.push_back(std::move(p));
+    }
     for (const Plan &p : plans_) {
       ctx_.edits.insert(p.hash_offset, p.before_hash);
       if (p.comment_end) ctx_.edits.insert(p.comment_end, "*/");
@@ -201,11 +318,11 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     }
     CharSourceRange r = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(s->getSourceRange()),
                                                  sm, ctx_.lang);
-    if (r.isInvalid() || !ctx_.isMainFileChar(r.getBegin()) || !ctx_.isMainFileChar(r.getEnd()))
+    if (r.isInvalid() || !ctx_.isFileChar(r.getBegin()) || !ctx_.isFileChar(r.getEnd()))
       return false;
     b = sm.getFileOffset(r.getBegin());
     e = sm.getFileOffset(r.getEnd());
-    llvm::StringRef buf = sm.getBufferData(sm.getMainFileID());
+    llvm::StringRef buf = sm.getBufferData(ctx_.fid);
     if (e == 0 || buf[e - 1] != '}' || !isa<CompoundStmt>(s)) {
       // Find the next token: a `;` ends this statement.
       Token tok;
@@ -219,7 +336,11 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
 
   std::string ctc(Kind k, unsigned l1, unsigned l2, unsigned e1, unsigned e2,
                   const PragmaText &t) {
-    std::string body = "*regionType=" + std::string(ctcType(k)) + "*sscl=" + ctx_.file_name + ":" +
+    return ctc(ctcType(k), k, l1, l2, e1, e2, t);
+  }
+  std::string ctc(const std::string &type, Kind k, unsigned l1, unsigned l2, unsigned e1,
+                  unsigned e2, const PragmaText &t) {
+    std::string body = "*regionType=" + type + "*sscl=" + ctx_.file_name + ":" +
                        std::to_string(l1) + ":" + std::to_string(l2) + "*escl=" +
                        ctx_.file_name + ":" + std::to_string(e1) + ":" + std::to_string(e2) + "*";
     if (k == Kind::Critical && !t.paren_arg.empty()) body += "criticalName=" + t.paren_arg + "*";
@@ -236,10 +357,10 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   bool pragmaText(const OMPExecutableDirective *d, unsigned &off, unsigned &end, std::string &text,
                   bool &op) {
     const SourceManager &sm = ctx_.sm;
-    llvm::StringRef buf = sm.getBufferData(sm.getMainFileID());
+    llvm::StringRef buf = ctx_.original;  // a blanked clause is re-issued as written
     SourceLocation hash = d->getBeginLoc();
     op = false;
-    if (!ctx_.isMainFileChar(hash)) return false;
+    if (!ctx_.isFileChar(hash)) return false;
     off = sm.getFileOffset(hash);
     if (off < buf.size() && buf[off] == '#') {
       end = off;
@@ -253,7 +374,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     // A _Pragma's directive starts at the `_Pragma` keyword: a character of
     // the main file when the user wrote it there (from a macro, the start is
     // a macro location and was refused above).
-    if (!buf.substr(off).startswith("_Pragma")) return false;
+    if (!buf.substr(off).starts_with("_Pragma")) return false;
     // _Pragma ( "omp …" ): a plain string literal, no escapes (those would
     // need undoing before parsing; such a directive is left alone).
     size_t i = off + 7;
@@ -275,18 +396,43 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     return true;
   }
 
+  // The first one or two words of the directive as written ("parallel
+  // loop", "loop"), or "" when it is not spelled as a pragma of its own.
+  std::string writtenName(const OMPExecutableDirective *d) {
+    unsigned off = 0, end = 0;
+    std::string text;
+    bool op = false;
+    if (!pragmaText(d, off, end, text, op)) return "";
+    PragmaText t;
+    if (!parsePragma(text, 0, t) || t.clauses.empty()) return "";
+    std::string w = t.clauses[0].name;
+    if (t.clauses.size() > 1 && !t.clauses[0].had_parens && t.clauses[1].name == "loop")
+      w += " loop";
+    return w;
+  }
+
+  // `#` or `_Pragma` at `loc` (a metadirective's chosen variant starts at
+  // its name inside the `when(…)`).
+  bool isPragmaStart(SourceLocation loc) {
+    llvm::StringRef rest = ctx_.sm.getBufferData(ctx_.fid)
+                               .substr(ctx_.sm.getFileOffset(loc));
+    return rest.starts_with("#") || rest.starts_with("_Pragma");
+  }
+
   void plan(OMPExecutableDirective *d, Kind k, unsigned words) {
     const SourceManager &sm = ctx_.sm;
     SourceLocation hash = d->getBeginLoc();
-    llvm::StringRef buf = sm.getBufferData(sm.getMainFileID());
+    llvm::StringRef buf = ctx_.original;
     unsigned off = 0, end = 0;
     std::string raw;
     bool op = false;
     if (!pragmaText(d, off, end, raw, op)) {
       ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(ctx_.line(hash)) +
                               ": leaving an OpenMP directive alone: " +
-                              (ctx_.isMainFileChar(hash) ? "its _Pragma string is not understood"
-                                                         : "it comes from a macro expansion"));
+                              (!ctx_.isFileChar(hash) ? "it comes from a macro expansion"
+                               : isPragmaStart(hash) ? "its _Pragma string is not understood"
+                                                     : "it is not written as a directive of its own "
+                                                       "(a metadirective's variant)"));
       return;
     }
     // What gets commented out: the line(s), or the whole _Pragma(…).
@@ -301,10 +447,29 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
                               ": leaving an OpenMP directive alone: clauses not understood");
       return;
     }
+    // Right after a directive Clang could not parse: this one may be its
+    // associated statement, so nothing may come between them.
+    if (ctx_.followsUnknownDirective(off)) {
+      ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(ctx_.line(hash)) +
+                              ": leaving an OpenMP directive alone: it follows one Clang 19 "
+                              "cannot parse");
+      return;
+    }
+    // A clause Clang could not parse is re-issued as written, but a
+    // combined construct is only split when every clause is understood.
+    if (const BlankedPragma *b = ctx_.blankedAt(off);
+        b && (k == Kind::ParallelFor || k == Kind::ParallelSections || k == Kind::ParallelMaster ||
+              k == Kind::ParallelMasked || k == Kind::ParallelLoop || k == Kind::MaskedTaskloop ||
+              k == Kind::ParallelMaskedTaskloop)) {
+      ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(ctx_.line(hash)) +
+                              ": leaving an OpenMP directive alone: a combined construct with a "
+                              "clause Clang 19 cannot parse ('" + b->clause + "')");
+      return;
+    }
     Plan p;
     p.hash_offset = off;
-    const unsigned l1 = sm.getLineNumber(sm.getMainFileID(), off),
-                   l2 = sm.getLineNumber(sm.getMainFileID(), end);
+    const unsigned l1 = sm.getLineNumber(ctx_.fid, off),
+                   l2 = sm.getLineNumber(ctx_.fid, end);
     const Stmt *s = body(d);
     unsigned e_line = l2;
     if (s) {
@@ -314,7 +479,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         return;
       }
       p.has_stmt = true;
-      e_line = sm.getLineNumber(sm.getMainFileID(), p.stmt_end ? p.stmt_end - 1 : 0);
+      e_line = sm.getLineNumber(ctx_.fid, p.stmt_end ? p.stmt_end - 1 : 0);
     }
     const std::string n = std::to_string(++counter_);
     const std::string h = "__hcc_omp" + n, b = "__hcc_ompb" + n;
@@ -332,27 +497,54 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
       case Kind::Parallel:
       case Kind::ParallelFor:
       case Kind::ParallelSections:
-      case Kind::ParallelMaster: {
-        // `master` takes no clauses: all of `parallel master`'s go to the parallel.
-        const bool all_par = k == Kind::Parallel || k == Kind::ParallelMaster;
-        std::vector<Clause> par, ws;
-        for (const Clause &c : t.clauses) (all_par || belongsToParallel(c) ? par : ws).push_back(c);
+      case Kind::ParallelMaster:
+      case Kind::ParallelMasked:
+      case Kind::ParallelLoop:
+      case Kind::ParallelMaskedTaskloop: {
+        // `master` takes no clauses: all of `parallel master`'s go to the
+        // parallel; `masked` takes `filter` only.
+        const bool all_par = k == Kind::Parallel || k == Kind::ParallelMaster ||
+                             k == Kind::ParallelMasked;
+        const bool tasking = k == Kind::ParallelMaskedTaskloop;
+        std::vector<Clause> par, ws, masked;
+        bool if_for_both = false;  // an `if` without modifier: parallel and taskloop
+        for (const Clause &c : t.clauses) {
+          if (c.name == "filter") {
+            masked.push_back(c);
+          } else if (tasking && c.name == "if") {
+            const std::string m = ifModifier(c);
+            if (m.empty()) if_for_both = true;
+            (m.empty() || m == "parallel" ? par : ws).push_back(c);
+          } else {
+            (all_par || belongsToParallel(c) ? par : ws).push_back(c);
+          }
+        }
         const std::string team = "__hcc_ompt" + n;
         std::string pre = decl + "POMP2_Task_handle " + team + "; ";
         std::string ifv = "1", ntv = "0";
         bool none = false;
+        std::string if_var;
         for (Clause &c : par) {
           // Evaluated once, before the fork, and passed to it (OPARI2's shape).
-          if (c.name == "if" && c.args.find(':') == std::string::npos) {
-            pre += "int __hcc_ompif" + n + " = !!(" + c.args + "); ";
-            c.args = ifv = "__hcc_ompif" + n;
+          const std::string mod = c.name == "if" ? ifModifier(c) : "";
+          if (c.name == "if" && (c.args.find(':') == std::string::npos || mod == "parallel")) {
+            const std::string e = mod.empty() ? c.args : c.args.substr(c.args.find(':') + 1);
+            pre += "int __hcc_ompif" + n + " = !!(" + e + "); ";
+            c.args = ifv = if_var = "__hcc_ompif" + n;
           } else if (c.name == "num_threads") {
             pre += "int __hcc_ompnt" + n + " = (" + c.args + "); ";
             c.args = ntv = "__hcc_ompnt" + n;
-          } else if (c.name == "default" && c.args.find("none") != std::string::npos) {
+          } else if (c.name == "default" && (c.args.find("none") != std::string::npos ||
+                                              c.args.find("private") != std::string::npos)) {
+            // default(none), and OpenMP 5.1's default(private|firstprivate):
+            // the split-off inner construct's variables must be shared in
+            // the parallel part, as the combined construct makes them.
             none = true;
           }
         }
+        // The same `if` value for the taskloop as for the parallel part,
+        // evaluated once before the fork.
+        if (if_for_both && !if_var.empty()) ws.push_back(Clause{"if", if_var, true});
         std::string extra = " shared(" + h;
         std::set<std::string> listed;  // variables the parallel part now names
         if (none && !all_par) {
@@ -360,13 +552,13 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
           // be shared in the parallel part; the loop counter private.
           for (const Clause &c : ws)
             if (c.name == "reduction" || c.name == "lastprivate" || c.name == "private" ||
-                c.name == "firstprivate" || c.name == "linear")
+                c.name == "firstprivate" || c.name == "linear" || c.name == "in_reduction")
               for (const std::string &v : clauseVariables(c.args, c.name != "private" && c.name != "firstprivate")) {
                 if (listed.insert(v).second) extra += ", " + v;
               }
         }
-        extra += ") firstprivate(" + team + ")";
-        if (none && k == Kind::ParallelFor) {
+        extra += ") firstprivate(" + team + (if_for_both && !if_var.empty() ? ", " + if_var : "") + ")";
+        if (none && (k == Kind::ParallelFor || k == Kind::ParallelLoop || tasking)) {
           if (auto *f = dyn_cast_or_null<ForStmt>(s))
             if (auto *bo = dyn_cast_or_null<BinaryOperator>(f->getInit()))
               if (auto *dr = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts()))
@@ -383,15 +575,43 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
           p.at_end = end_par;
           break;
         }
-        if (k == Kind::ParallelMaster) {
-          // parallel + master: the master part has no barrier of its own,
-          // the parallel's implicit one ends the team as for `parallel`.
+        if (k == Kind::ParallelMaster || k == Kind::ParallelMasked) {
+          // parallel + master|masked: the master part has no barrier of its
+          // own, the parallel's implicit one ends the team as for `parallel`.
           const std::string mh = "__hcc_ompm" + n;
           p.before_hash = pre + "//";
           p.at_begin = "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); { static POMP2_Region_handle " + mh +
-                       " = 0; _Pragma(\"omp master\") { POMP2_Master_begin(&" + mh + ", " +
+                       " = 0; " + pragma(t.words[1] + joinClauses(masked)) + "{ POMP2_Master_begin(&" + mh + ", " +
                        ctc(Kind::Master, l1, l2, e_line, e_line, t) + "); ";
           p.at_end = " POMP2_Master_end(&" + mh + "); } }" + end_par;
+          break;
+        }
+        if (tasking) {
+          // parallel + master|masked + taskloop [simd]: the taskloop is
+          // timed like a lone one (its wait included), inside the master part.
+          const std::string mh = "__hcc_ompm" + n, th = "__hcc_ompl" + n;
+          std::string ttext;
+          for (size_t i = 2; i < t.words.size(); ++i) ttext += (i > 2 ? " " : "") + t.words[i];
+          p.before_hash = pre + "{ hcc_pomp_parallel_begin(&" + h + ", " + team +
+                          "); { static POMP2_Region_handle " + mh + " = 0; static POMP2_Region_handle " + th +
+                          " = 0; " + pragma(t.words[1] + joinClauses(masked)) + "{ POMP2_Master_begin(&" + mh +
+                          ", " + ctc(Kind::Master, l1, l2, e_line, e_line, t) + "); POMP2_Taskgroup_begin(&" +
+                          th + ", " + ctc(Kind::Taskloop, l1, l2, e_line, e_line, t) + "); " +
+                          pragma(ttext + joinClauses(ws)) + "//";
+          p.at_begin = "";
+          p.at_end = " POMP2_Taskgroup_end(&" + th + "); POMP2_Master_end(&" + mh + "); } }" + end_par;
+          break;
+        }
+        if (k == Kind::ParallelLoop) {
+          // parallel + loop: `loop` takes no nowait, so its own end (and
+          // whatever waiting the runtime does there) is inside the loop
+          // region, and the parallel's barrier is measured as for `parallel`.
+          const std::string wh = "__hcc_ompw" + n;
+          p.before_hash = pre + "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); { static POMP2_Region_handle " +
+                          wh + " = 0; POMP2_For_enter(&" + wh + ", " + ctc(Kind::Loop, l1, l2, e_line, e_line, t) +
+                          "); " + pragma("loop" + joinClauses(ws)) + "//";
+          p.at_begin = "";
+          p.at_end = " POMP2_For_exit(&" + wh + "); }" + end_par;
           break;
         }
         // The worksharing part: its own handle, nowait, one measured barrier
@@ -403,13 +623,17 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         const std::string wcs = ctc(wk, l1, l2, e_line, e_line, t);
         const char *enter = wk == Kind::For ? "POMP2_For_enter" : "POMP2_Sections_enter";
         const char *exit = wk == Kind::For ? "POMP2_For_exit" : "POMP2_Sections_exit";
+        // A task reduction forbids nowait: the loop keeps its barrier (inside
+        // its region) and the parallel's is measured as for `parallel`.
+        const bool task_red = hasTaskReduction(ws);
         p.before_hash = pre + "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); { static POMP2_Region_handle " +
                         wh + " = 0; " + enter + "(&" + wh + ", " + wcs + "); " +
-                        pragma(wtext + joinClauses(ws) + (hasClause(ws, "nowait") ? "" : " nowait")) + "//";
+                        pragma(wtext + joinClauses(ws) + (hasClause(ws, "nowait") || task_red ? "" : " nowait")) + "//";
         p.has_stmt = true;  // the loop/block itself, unchanged
         p.at_begin = "";
-        p.at_end = measuredBarrier(wh, wb) + " " + exit + "(&" + wh + "); } POMP2_Parallel_end(&" + h +
-                   "); } POMP2_Parallel_join(&" + h + ", " + team + "); }";
+        p.at_end = task_red ? " " + std::string(exit) + "(&" + wh + "); }" + end_par
+                            : measuredBarrier(wh, wb) + " " + exit + "(&" + wh + "); } POMP2_Parallel_end(&" + h +
+                                  "); } POMP2_Parallel_join(&" + h + ", " + team + "); }";
         if (wk == Kind::Sections) sections_handle_[s] = wh;
         break;
       }
@@ -419,7 +643,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         const char *enter = k == Kind::For ? "POMP2_For_enter" : k == Kind::Sections ? "POMP2_Sections_enter" : "POMP2_Single_enter";
         const char *exit = k == Kind::For ? "POMP2_For_exit" : k == Kind::Sections ? "POMP2_Sections_exit" : "POMP2_Single_exit";
         // copyprivate needs the construct's own barrier (nowait is illegal with it).
-        bool keep_barrier = hasClause(t.clauses, "copyprivate");
+        bool keep_barrier = hasClause(t.clauses, "copyprivate") || hasTaskReduction(t.clauses);
         p.before_hash = decl + enter + "(&" + h + ", " + cs + "); " +
                         pragma(words_text + joinClauses(t.clauses) + (nowait || keep_barrier ? "" : " nowait")) + "//";
         std::string tail = nowait || keep_barrier ? "" : measuredBarrier(h, b);
@@ -445,6 +669,46 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         p.before_hash = decl + pragma(words_text + joinClauses(t.clauses)) + "//";
         p.at_begin = "{ POMP2_Master_begin(&" + h + ", " + cs + "); ";
         p.at_end = " POMP2_Master_end(&" + h + "); } }";
+        break;
+      case Kind::MaskedTaskloop: {
+        // master|masked + taskloop [simd]: `filter` to masked, the rest to
+        // the taskloop, which is timed as a lone one inside the master part.
+        std::vector<Clause> masked, rest;
+        for (const Clause &c : t.clauses) (c.name == "filter" ? masked : rest).push_back(c);
+        const std::string th = "__hcc_ompl" + n;
+        std::string ttext;
+        for (size_t i = 1; i < t.words.size(); ++i) ttext += (i > 1 ? " " : "") + t.words[i];
+        p.before_hash = decl + "static POMP2_Region_handle " + th + " = 0; " +
+                        pragma(t.words[0] + joinClauses(masked)) + "{ POMP2_Master_begin(&" + h + ", " + cs +
+                        "); POMP2_Taskgroup_begin(&" + th + ", " + ctc(Kind::Taskloop, l1, l2, e_line, e_line, t) +
+                        "); " + pragma(ttext + joinClauses(rest)) + "//";
+        p.at_end = " POMP2_Taskgroup_end(&" + th + "); POMP2_Master_end(&" + h + "); } }";
+        break;
+      }
+      case Kind::Loop:
+        p.before_hash = decl + "POMP2_For_enter(&" + h + ", " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses)) + "//";
+        p.at_end = " POMP2_For_exit(&" + h + "); }";
+        break;
+      case Kind::Scope: {
+        // A worksharing construct: nowait and a measured barrier, as `for`.
+        const bool own = nowait || hasTaskReduction(t.clauses);
+        p.before_hash = decl + "hcc_pomp_construct_enter(&" + h + ", " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses) + (own ? "" : " nowait")) + "//";
+        p.at_end = (own ? "" : measuredBarrier(h, b)) + " hcc_pomp_construct_exit(&" + h + "); }";
+        break;
+      }
+      case Kind::Transform: {
+        const std::string type = llvm::omp::getOpenMPDirectiveName(d->getDirectiveKind()).str();
+        p.before_hash = decl + "hcc_pomp_construct_enter(&" + h + ", " +
+                        ctc(type, k, l1, l2, e_line, e_line, t) + "); " +
+                        pragma(words_text + joinClauses(t.clauses)) + "//";
+        p.at_end = " hcc_pomp_construct_exit(&" + h + "); }";
+        break;
+      }
+      case Kind::Error:
+        p.before_hash = decl + "hcc_pomp_construct_enter(&" + h + ", " + cs + "); " +
+                        pragma(words_text + joinClauses(t.clauses)) + "hcc_pomp_construct_exit(&" + h + "); } //";
         break;
       case Kind::Critical:
       case Kind::Ordered: {
@@ -493,7 +757,8 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
       case Kind::None:
         return;
     }
-    if (k == Kind::Barrier || k == Kind::Taskwait || k == Kind::Flush) p.has_stmt = false;
+    if (k == Kind::Barrier || k == Kind::Taskwait || k == Kind::Flush || k == Kind::Error)
+      p.has_stmt = false;
     // A continued pragma: `//` would make GCC warn (-Wcomment) about a
     // multi-line comment; a block comment closed at its last line does not.
     // A _Pragma(…) is commented out the same way, up to its `)`: the
@@ -549,6 +814,8 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   std::vector<Plan> plans_;
   std::vector<LockCall> locks_;
   std::map<const Stmt *, std::string> sections_handle_;
+  std::set<const Stmt *> bare_;  // loop transformations that are another construct's loop
+  std::set<unsigned> nothing_, nothing_ok_;  // `#pragma omp nothing`: all, and those timed
   unsigned counter_ = 0;
 };
 
@@ -556,7 +823,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
 
 unsigned addOpenMPDirectives(RewriteContext &ctx) {
   OpenMPRewriter r(ctx);
-  for (Decl *d : ctx.main_decls) r.TraverseDecl(d);
+  for (Decl *d : ctx.decls) r.TraverseDecl(d);
   r.emit();
   return r.count();
 }

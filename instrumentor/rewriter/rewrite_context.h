@@ -5,6 +5,7 @@
 #define HCC_REWRITER_REWRITE_CONTEXT_H
 
 #include "edits.h"
+#include "unknown_directives.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/Basic/SourceManager.h>
@@ -17,33 +18,39 @@
 
 namespace hcc::rewriter {
 
+// One file is rewritten at a time: the main file, then each of the
+// project's own headers (and #included sources) the parse entered once.
 struct RewriteContext {
   clang::ASTContext &ast;
   clang::SourceManager &sm;
   const clang::LangOptions &lang;
   // NAME: the file name written into descriptors and messages (what the user
-  // compiled, not the temporary path hcc may have parsed).
+  // compiled, or the header as the compiler names it; not the temporary path
+  // hcc may have parsed).
   std::string file_name;
-  // Top-level declarations that begin in the main file. Rewriters traverse
-  // only these: the headers' declarations are most of the AST and none of them
-  // are rewritten.
-  std::vector<clang::Decl *> main_decls;
+  // Top-level declarations that may hold functions of this file: those that
+  // begin in it, and those an #include of it sits inside. Rewriters traverse
+  // only these: system headers' declarations are most of the AST and none of
+  // them are rewritten.
+  std::vector<clang::Decl *> decls;
   Edits &edits;
   std::vector<std::string> &messages;
+  // The file being rewritten.
+  clang::FileID fid = {};
 
-  // Line of `loc` in the main file as the user sees it (text from a macro
+  // Line of `loc` in its file as the user sees it (text from a macro
   // counts at the place the macro is used).
   unsigned line(clang::SourceLocation loc) const {
     return sm.getExpansionLineNumber(loc);
   }
-  // True when `loc` (or the macro use it comes from) is in the main file.
-  bool expandsInMainFile(clang::SourceLocation loc) const {
-    return loc.isValid() && sm.isInMainFile(sm.getExpansionLoc(loc));
+  // True when `loc` (or the macro use it comes from) is in this file.
+  bool expandsInFile(clang::SourceLocation loc) const {
+    return loc.isValid() && sm.getFileID(sm.getExpansionLoc(loc)) == fid;
   }
-  // True when `loc` is a character of the main file itself, so text can be
+  // True when `loc` is a character of this file itself, so text can be
   // inserted there.
-  bool isMainFileChar(clang::SourceLocation loc) const {
-    return loc.isValid() && loc.isFileID() && sm.getFileID(loc) == sm.getMainFileID();
+  bool isFileChar(clang::SourceLocation loc) const {
+    return loc.isValid() && loc.isFileID() && sm.getFileID(loc) == fid;
   }
   // "hcc: app.cpp:12: leaving 'sq' alone: constexpr"
   // Said once even when a macro expands the same text twice.
@@ -53,7 +60,37 @@ struct RewriteContext {
                     what + "' alone: " + why;
     if (said.insert(m).second) messages.push_back(std::move(m));
   }
-  std::set<std::string> said;
+  std::set<std::string> said = {};
+
+  // This file as written. The parse may have seen a copy of the main file
+  // with unparsable OpenMP text blanked (unknown_directives.h); offsets
+  // agree, and text that is copied into the output is taken from here.
+  llvm::StringRef original = {};
+  std::vector<BlankedPragma> blanked = {};
+  // Offsets of the `#` of every `#pragma` line of this file the preprocessor
+  // acted on (not those in skipped #if blocks).
+  std::vector<unsigned> omp_pragmas = {};
+
+  // The blanked pragma starting at `offset`, or nullptr.
+  const BlankedPragma *blankedAt(unsigned offset) const {
+    for (const BlankedPragma &b : blanked)
+      if (b.begin == offset) return &b;
+    return nullptr;
+  }
+  // True when only blanks and newlines separate `offset` from a wholly
+  // blanked (unknown) directive before it: the statement there may be that
+  // directive's, and nothing may come between them.
+  bool followsUnknownDirective(unsigned offset) const {
+    for (const BlankedPragma &b : blanked) {
+      if (!b.whole || b.end > offset) continue;
+      bool only_space = true;
+      for (unsigned i = b.end; i < offset && only_space; ++i)
+        only_space = original[i] == ' ' || original[i] == '\t' || original[i] == '\n' ||
+                     original[i] == '\r';
+      if (only_space) return true;
+    }
+    return false;
+  }
   // Selective instrumentation; nullptr: instrument everything.
   const hcc::filter::Filter *filter = nullptr;
   unsigned filtered = 0;

@@ -41,7 +41,7 @@ class SetjmpFinder : public RecursiveASTVisitor<SetjmpFinder> {
 
   bool VisitCallExpr(CallExpr *call) {
     if (call->getNumArgs() < 1 || !callsSetjmp(call)) return true;
-    if (!ctx_.expandsInMainFile(call->getBeginLoc())) return true;
+    if (!ctx_.expandsInFile(call->getBeginLoc())) return true;
 
     // The call as written: `setjmp(env)` even when glibc's macro turned it
     // into `_setjmp (env)`. Fails (invalid range) when the call is only part
@@ -51,8 +51,8 @@ class SetjmpFinder : public RecursiveASTVisitor<SetjmpFinder> {
         CharSourceRange::getTokenRange(call->getSourceRange()), sm, ctx_.lang);
     CharSourceRange env = Lexer::makeFileCharRange(
         CharSourceRange::getTokenRange(call->getArg(0)->getSourceRange()), sm, ctx_.lang);
-    if (written.isInvalid() || env.isInvalid() || !ctx_.isMainFileChar(written.getBegin()) ||
-        !ctx_.isMainFileChar(written.getEnd())) {
+    if (written.isInvalid() || env.isInvalid() || !ctx_.isFileChar(written.getBegin()) ||
+        !ctx_.isFileChar(written.getEnd())) {
       ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" +
                               std::to_string(ctx_.line(call->getBeginLoc())) +
                               ": leaving a setjmp call unmarked: it is inside a macro");
@@ -82,7 +82,7 @@ class SetjmpFinder : public RecursiveASTVisitor<SetjmpFinder> {
 
 unsigned addSetjmpMarks(RewriteContext &ctx) {
   SetjmpFinder finder(ctx);
-  for (Decl *d : ctx.main_decls) finder.TraverseDecl(d);
+  for (Decl *d : ctx.decls) finder.TraverseDecl(d);
   return finder.count();
 }
 

@@ -1,17 +1,22 @@
 // hcc-instrument: the command-line contract with the `hcc` driver.
 //
-//   hcc-instrument [--verbose] [--main-file-name=NAME] -o OUT SOURCE -- <compiler args>
+//   hcc-instrument [--verbose] [--main-file-name=NAME] [--shadow-dir=ROOT] -o OUT SOURCE
+//                  -- <compiler args>
 //
 // Exit 0 and OUT written: OUT is `#line 1 "NAME"` + SOURCE with region guards.
 // Exit non-zero and no OUT: the driver compiles SOURCE unchanged, and the real
 // compiler prints whatever is wrong with it; so nothing is printed here
 // unless --verbose (usage errors excepted: they are the driver's bugs).
+// With --shadow-dir the project's own headers are instrumented too, their
+// copies written under ROOT (shadow_tree.h).
 #include "instrument.h"
+#include "shadow_tree.h"
 
 #include "filter/filter.hpp"
 
 #include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -29,13 +34,14 @@ constexpr int kBadFilter = 3;  // a --filter file or pattern is wrong: the user'
 
 const char kUsageText[] =
     "usage: hcc-instrument [--verbose] [--main-file-name=NAME] [--filter=FILE]... "
-    "[--include=PATTERN]... [--exclude=PATTERN]... [--openmp=on|off] -o OUT SOURCE -- "
-    "<compiler arguments>\n";
+    "[--include=PATTERN]... [--exclude=PATTERN]... [--openmp=on|off] [--functions=all] "
+    "[--shadow-dir=ROOT] -o OUT SOURCE -- <compiler arguments>\n";
 
 struct CommandLine {
   bool verbose = false;
   int openmp = -1;  // --openmp=on|off; -1: kOpenMPDefault
   std::string main_file_name;
+  std::string shadow_dir;  // --shadow-dir: also the project's headers
   std::string out;
   std::string source;
   std::vector<std::string> compile_args;
@@ -55,6 +61,11 @@ bool parse(int argc, char **argv, CommandLine &cl, std::string &error) {
       cl.verbose = true;
     } else if (a.rfind("--main-file-name=", 0) == 0) {
       cl.main_file_name = a.substr(sizeof("--main-file-name=") - 1);
+    } else if (a.rfind("--shadow-dir=", 0) == 0) {
+      cl.shadow_dir = a.substr(sizeof("--shadow-dir=") - 1);
+    } else if (a == "--functions=all") {
+      // Every function gets a guard (the filters aside): today's only
+      // policy, named so that a size policy can come next to it.
     } else if (a == "--openmp=on" || a == "--openmp=off") {
       cl.openmp = a == "--openmp=on" ? 1 : 0;
     } else if (a.rfind("--filter=", 0) == 0) {
@@ -167,6 +178,7 @@ int main(int argc, char **argv) {
   options.filter = &filter;
   options.leak_ast = true;
   if (cl.openmp >= 0) options.openmp = cl.openmp == 1;
+  options.headers = !cl.shadow_dir.empty();
   hcc::rewriter::Result result;
 
   // A crash inside Clang on some unusual input must end as a plain failure
@@ -187,6 +199,22 @@ int main(int argc, char **argv) {
   if (!writeAtomically(cl.out, result.output, error)) {
     if (cl.verbose) llvm::errs() << "hcc: " << error << '\n';
     finish(kFailed);
+  }
+  if (!cl.shadow_dir.empty()) {
+    // The source's directory is mirrored too: the driver searches its copy
+    // (-iquote) before it.
+    llvm::SmallString<256> main_dir;
+    llvm::StringRef src_dir = llvm::sys::path::parent_path(cl.source);
+    if (llvm::sys::fs::real_path(src_dir.empty() ? "." : src_dir, main_dir)) main_dir = "/";
+    std::vector<std::string> notes;
+    bool wrote = hcc::rewriter::writeShadowTree(cl.shadow_dir, result.files, main_dir.str().str(), notes, error);
+    if (cl.verbose)
+      for (const std::string &m : notes) llvm::errs() << m << '\n';
+    if (!wrote) {
+      if (cl.verbose) llvm::errs() << "hcc: " << error << '\n';
+      llvm::sys::fs::remove(cl.out);
+      finish(kFailed);
+    }
   }
   if (cl.verbose) {
     llvm::errs() << "hcc: " << (cl.main_file_name.empty() ? cl.source : cl.main_file_name)

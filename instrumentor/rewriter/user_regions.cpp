@@ -29,7 +29,7 @@ llvm::StringRef word(llvm::StringRef text, size_t &i) {
 // `//` comment on the same line (line numbers never move). A pragma in an
 // `#if 0` block stays inactive: the inserted text is on the same line.
 unsigned addUserRegionPragmas(RewriteContext &ctx) {
-  llvm::StringRef text = ctx.sm.getBufferData(ctx.sm.getMainFileID());
+  llvm::StringRef text = ctx.sm.getBufferData(ctx.fid);
   unsigned n = 0;
   size_t line_start = 0;
   while (line_start < text.size()) {

@@ -101,3 +101,27 @@ TEST(FixDepfile, RewritesOnlyFilesThatNameATempPath) {
   EXPECT_EQ(hcc_test::read_file(theirs), "y.o: y.c /opt/hcc/include/hcc/detail/inject.h\n");
   EXPECT_FALSE(hcc_test::exists(d / "missing.d"));
 }
+
+// Headers read from the shadow tree: the copies' names come back as the
+// compiler knows the originals, anything else under the tree loses the
+// tree's prefix; the source's own copy keeps its exact rewrite.
+TEST(RewriteDepfile, ShadowTreeCopiesNameTheRealHeaders) {
+  const std::string root = "/tmp/hcc-Zz99Yy/shadow";
+  const std::vector<PathRewrite> rw = {
+      {"/tmp/hcc-Ab12Cd/x.c", "src/x.c"},
+      {root + "/work/p/include/geo/grid.hpp", "include/geo/grid.hpp"},
+      {root + "/", "/", true}};
+  std::string in =
+      "x.o: /tmp/hcc-Ab12Cd/x.c \\\n"
+      " /tmp/hcc-Zz99Yy/shadow/work/p/include/geo/grid.hpp \\\n"
+      " /tmp/hcc-Zz99Yy/shadow/work/p/src/local.h\n"
+      "/tmp/hcc-Zz99Yy/shadow/work/p/include/geo/grid.hpp:\n"
+      "/tmp/hcc-Zz99Yy/shadow/work/p/src/local.h:\n";
+  std::string want =
+      "x.o: src/x.c \\\n"
+      " include/geo/grid.hpp \\\n"
+      " /work/p/src/local.h\n"
+      "include/geo/grid.hpp:\n"
+      "/work/p/src/local.h:\n";
+  EXPECT_EQ(rewrite_depfile(in, rw, kPrelude), want);
+}

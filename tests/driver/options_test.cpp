@@ -30,6 +30,27 @@ TEST(HccOptions, UnknownOptionIsNamed) {
   EXPECT_EQ(a, (Args{"-c", "x.c"}));
 }
 
+// Headers are instrumented unless --hcc-headers=off; --hcc-functions=all
+// (every function, today's only policy) goes on to the instrumentor.
+TEST(HccOptions, HeadersSwitchAndFunctionPolicy) {
+  Args a = {"-c", "x.cpp", "--hcc-functions=all"};
+  HccOptions o;
+  EXPECT_FALSE(take_hcc_options(a, o));
+  EXPECT_TRUE(o.headers);
+  EXPECT_EQ(o.instrument_args, (Args{"--functions=all"}));
+  Args b = {"--hcc-headers=off", "-c", "x.cpp"};
+  HccOptions p;
+  EXPECT_FALSE(take_hcc_options(b, p));
+  EXPECT_FALSE(p.headers);
+  for (std::string bad : {"--hcc-headers", "--hcc-headers=maybe", "--hcc-functions=some"}) {
+    Args c = {bad};
+    HccOptions q;
+    auto err = take_hcc_options(c, q);
+    ASSERT_TRUE(err) << bad;
+    EXPECT_NE(err->find(bad), std::string::npos) << *err;
+  }
+}
+
 TEST(HccOptions, CompilerNeedsAValue) {
   for (std::string bad : {"--hcc-compiler", "--hcc-compiler=", "--hcc-compiler=  "}) {
     Args a = {bad};

@@ -1,5 +1,6 @@
 // compile_args: from the user's gcc/clang flags to the parser's command line.
 #include "compile_args.h"
+#include "instrument.h"
 
 #include <gtest/gtest.h>
 
@@ -72,11 +73,32 @@ TEST(CompileArgs, ExplicitLanguageWins) {
   EXPECT_EQ(std::count(c.argv.begin(), c.argv.end(), "-x"), 1);
 }
 
-TEST(CompileArgs, GccStandardNamesMapToClangs) {
-  EXPECT_TRUE(has(clangCommand("a.cpp", {"-std=c++23"}).argv, "-std=c++2b"));
-  EXPECT_TRUE(has(clangCommand("a.cpp", {"-std=gnu++23"}).argv, "-std=gnu++2b"));
-  EXPECT_TRUE(has(clangCommand("a.c", {"-std=c23"}).argv, "-std=c2x"));
-  EXPECT_TRUE(has(clangCommand("a.c", {"--std=c11"}).argv, "-std=c11"));
+// Clang 19 knows GCC's standard names, final and draft: passed as written.
+TEST(CompileArgs, GccStandardNamesPassAsWritten) {
+  for (const char *s : {"-std=c++23", "-std=gnu++23", "-std=c++2b", "-std=c23", "-std=c2x",
+                        "--std=c11"}) {
+    ClangCommand c = clangCommand("a.cpp", {s});
+    EXPECT_TRUE(has(c.argv, s)) << s;
+    EXPECT_TRUE(c.dropped.empty()) << s;
+  }
+}
+
+// Pre-standard C GCC 12 accepts (implicit declarations and int, int/pointer
+// conversions) parses: Clang 16+ makes those errors unless told otherwise.
+TEST(CompileArgs, LegacyCThatGccAcceptsParses) {
+  ClangCommand c = clangCommand("old.c", {});
+  for (const char *w : {"-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
+                        "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types"})
+    EXPECT_TRUE(has(c.argv, w)) << w;
+  hcc::rewriter::Options options;
+  options.main_file_name = "old.c";
+  hcc::rewriter::Result r = hcc::rewriter::instrumentCode(
+      "static int cb(int x) { return x; }\n"
+      "foo(a) int a; { return a; }\n"
+      "int main() { int *p = 5; int (*f)(double) = cb; bar(); (void)p; (void)f; return; }\n",
+      "/hcc-test/old.c", {}, options);
+  EXPECT_TRUE(r.ok) << (r.messages.empty() ? "" : r.messages.front());
+  EXPECT_EQ(r.guards, 3u);
 }
 
 TEST(CompileArgs, LanguageFromExtension) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace hcc::test {
@@ -29,8 +30,11 @@ std::vector<std::string> flagsOf(const std::string &text) {
   return flags;
 }
 
-std::vector<std::string> compilersFor(const std::string &file) {
+// OpenMP files take the clang that has an omp.h here (tests/CMakeLists.txt).
+std::vector<std::string> compilersFor(const std::string &file, const std::vector<std::string> &flags) {
   bool is_c = file.size() > 2 && file.compare(file.size() - 2, 2, ".c") == 0;
+  bool omp = std::find(flags.begin(), flags.end(), "-fopenmp") != flags.end();
+  if (is_c && omp) return {HCC_TEST_GCC, HCC_TEST_OMP_CLANG};
   return is_c ? std::vector<std::string>{HCC_TEST_GCC, HCC_TEST_CLANG}
               : std::vector<std::string>{HCC_TEST_GXX, HCC_TEST_CLANGXX};
 }
@@ -67,7 +71,7 @@ TEST_P(RewrittenCompiles, WithGccAndClang) {
 
   TempDir dir;
   const std::string out = dir.write(c.file, r.output);
-  for (const std::string &compiler : compilersFor(c.file)) {
+  for (const std::string &compiler : compilersFor(c.file, flags)) {
     if (compiler.empty()) {
       ADD_FAILURE() << "a compiler for " << c.file << " was not found at configure time";
       continue;

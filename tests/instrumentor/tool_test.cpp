@@ -5,6 +5,8 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
+
 namespace hcc::test {
 namespace {
 
@@ -27,6 +29,32 @@ TEST(Tool, WritesLineDirectivePlusRewrittenSource) {
             "int sq(int x) {static hcc_region_desc __hcc_rd0 = {\"sq(int)\", \"_Z2sqi\", "
             "\"src/app.cpp\", 1, 1, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g0, &__hcc_rd0); return x "
             "* x; }\n");
+}
+
+// --shadow-dir: the project's header gets its copy at ROOT + its real path,
+// listed in ROOT.names; its directory and the source's are mirrored (the
+// other entries are links to the originals); the header itself is untouched.
+TEST(Tool, ShadowDirHoldsHeaderCopiesAndMirrorsTheirDirectories) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("inc"));
+  const std::string header_text = "#pragma once\ninline int twice(int x) { return 2 * x; }\n";
+  dir.write("inc/util.h", header_text);
+  dir.write("inc/other.h", "// never included\n");
+  std::string src = dir.write("app.cpp", "#include \"util.h\"\nint main() { return twice(0); }\n");
+  const std::string root = dir.file("root");
+  const std::string real = std::filesystem::canonical(dir.path()).string();
+  Process r = run({kTool, "--verbose", "--shadow-dir=" + root, "--main-file-name=app.cpp", "-o",
+                   dir.file("out.cpp"), src, "--", "-I" + dir.file("inc")});
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("hcc: instrumented header " + dir.file("inc/util.h") + ": 1 function guard(s)"),
+            std::string::npos) << r.out;
+  const std::string copy = root + real + "/inc/util.h";
+  EXPECT_EQ(readFile(copy).substr(0, 9), "#line 1 \"");
+  EXPECT_NE(readFile(copy).find("HCC_FUNCTION_GUARD_"), std::string::npos);
+  EXPECT_EQ(readFile(dir.file("inc/util.h")), header_text);
+  EXPECT_TRUE(std::filesystem::is_symlink(root + real + "/inc/other.h"));
+  EXPECT_TRUE(std::filesystem::is_symlink(root + real + "/app.cpp"));
+  EXPECT_EQ(readFile(root + ".names"), copy + "\t" + dir.file("inc/util.h") + "\n");
 }
 
 TEST(Tool, NameDefaultsToTheSourceArgument) {

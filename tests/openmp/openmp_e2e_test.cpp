@@ -5,6 +5,7 @@
 // where the load imbalance is.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -64,6 +65,14 @@ Built build_and_run(const Toolchain &tc, const std::string &src, const std::stri
   b.plain_out = r1.out;
   b.hcc_out = r2.out;
   return b;
+}
+
+// gcc, and the clang that builds OpenMP programs here (clang-19 with
+// libomp-19-dev, else clang-14 with libomp-14-dev: tests/CMakeLists.txt).
+std::vector<Toolchain> omp_toolchains() {
+  std::vector<Toolchain> t = {{"gcc", "gcc", "g++"}};
+  if (std::string(HCC_OMP_E2E_CLANG).size()) t.push_back({"clang", HCC_OMP_E2E_CLANG, ""});
+  return t;
 }
 
 class OpenMP : public ::testing::TestWithParam<Toolchain> {};
@@ -227,14 +236,14 @@ TEST_P(OpenMP, RecursiveTasksGiveASmallTree) {
   EXPECT_LT(std::filesystem::file_size(b.dir + "/prof/summary.txt"), 64u * 1024);
 }
 
-INSTANTIATE_TEST_SUITE_P(Toolchains, OpenMP, ::testing::ValuesIn(toolchains()),
+INSTANTIATE_TEST_SUITE_P(Toolchains, OpenMP, ::testing::ValuesIn(omp_toolchains()),
                          [](const auto &info) { return info.param.name; });
 
 // hcc-report --openmp: every table's execT >= bodyT (and >= exitBarT), the
 // SUM row is the column sums, and each region's overhead shares add up to
 // 100 %.
 TEST(OpenMPReport, NumbersAddUp) {
-  const Toolchain tc = toolchains()[0];
+  const Toolchain tc = omp_toolchains()[0];
   Built b = build_and_run(tc, samples_dir() + "/openmp/imbalance.c", "report-numbers", 4);
   RunResult r = run(report_bin() + " --openmp " + b.dir + "/prof");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -283,7 +292,7 @@ TEST(OpenMPReport, NumbersAddUp) {
 // The sample with 1..8 threads (gcc; clang at 3 and 8): same output as the
 // plain build, exact visits, one location per thread.
 TEST(OpenMPSample, ThreadCounts) {
-  for (const Toolchain &tc : toolchains()) {
+  for (const Toolchain &tc : omp_toolchains()) {
     for (int t = 1; t <= 8; ++t) {
       if (tc.name != "gcc" && t != 3 && t != 8) continue;
       SCOPED_TRACE(tc.name + " threads=" + std::to_string(t));
@@ -298,6 +307,106 @@ TEST(OpenMPSample, ThreadCounts) {
     }
   }
 }
+
+// OpenMP 5.x (programs/omp51.c) with gcc, and with Clang 19 when it can
+// link OpenMP programs (libomp-19-dev): hcc instruments the file (no
+// fallback warning, Clang 19's parse errors on GCC-only constructs
+// included), the program prints what its plain build prints with 1 to 8
+// threads, and every construct it times has its region with exact visits.
+struct Omp51Compiler {
+  std::string name, cc, flags;
+};
+
+// Visits, summed over call paths and locations, of the region named `name`
+// ("!$omp loop @omp51.c:12"; the file as hcc was given it, so compared by
+// its end).
+long long visits_of(const Profile &p, const std::string &name) {
+  const std::string head = name.substr(0, name.find(" @") + 2), tail = name.substr(name.find(" @") + 2);
+  long long v = 0;
+  auto match = [&](const std::string &n) {
+    return n.compare(0, head.size(), head) == 0 && n.size() >= tail.size() &&
+           n.compare(n.size() - tail.size(), tail.size(), tail) == 0 &&
+           (n.size() == head.size() + tail.size() || n[n.size() - tail.size() - 1] == '/');
+  };
+  for (int c : p.callpaths_where(match))
+    for (size_t l = 0; l < p.locations(); ++l) v += (long long)p.value(c, "visits", "excl", int(l));
+  return v;
+}
+
+// Line of the `// [tag]` comment in `text`.
+int line_of(const std::string &text, const std::string &tag) {
+  size_t at = text.find("// [" + tag + "]");
+  if (at == std::string::npos) return -1;
+  return 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+}
+
+std::ostream &operator<<(std::ostream &os, const Omp51Compiler &c) { return os << c.name; }
+
+class OpenMP51 : public ::testing::TestWithParam<Omp51Compiler> {};
+
+TEST_P(OpenMP51, EveryConstructMeasuredOutputUnchangedWithOneToEightThreads) {
+  const Omp51Compiler c = GetParam();
+  if (c.cc.empty())
+    GTEST_SKIP() << "no Clang 19 that builds OpenMP programs here (libomp-19-dev; "
+                    "-DHCC_OMP51_RUN_CLANG=… names one)";
+  const std::string src = programs_dir() + "/omp51.c";
+  const std::string dir = scratch_dir("omp51-" + c.name);
+  RunResult plain = run(c.cc + " " + c.flags + " -fopenmp -O2 " + shell_quote(src) + " -o " + dir + "/plain");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  RunResult built = run("cd " + dir + " && " + hcc_bin() + " --hcc-compiler=" + c.cc + " " + c.flags +
+                        " -fopenmp -O2 " + shell_quote(src) + " -o app");
+  ASSERT_EQ(built.status, 0) << built.err;
+  EXPECT_EQ(built.err.find("could not instrument"), std::string::npos) << built.err;
+  EXPECT_EQ(built.err.find("uninstrumented"), std::string::npos) << built.err;
+  for (int t = 1; t <= 8; ++t) {
+    const std::string env = "OMP_NUM_THREADS=" + std::to_string(t) + " OMP_DYNAMIC=false ";
+    RunResult r1 = run("cd " + dir + " && " + env + "./plain");
+    RunResult r2 = run("cd " + dir + " && " + env + "HCC_OUTPUT_DIR=" + dir + "/prof" +
+                       std::to_string(t) + " ./app");
+    ASSERT_EQ(r1.status, 0) << t;
+    ASSERT_EQ(r2.status, 0) << t << r2.err;
+    EXPECT_EQ(r2.out, r1.out) << t << " threads";
+    EXPECT_EQ(Profile::load(dir + "/prof" + std::to_string(t)).locations(), size_t(t));
+  }
+
+  const long long T = 4;
+  Profile p = Profile::load(dir + "/prof4");
+  const std::string text = read_file(src);
+  auto at = [&](const std::string &what, const std::string &tag) {
+    return "!$omp " + what + " @omp51.c:" + std::to_string(line_of(text, tag));
+  };
+  EXPECT_EQ(visits_of(p, at("parallel", "parallel loop")), T);
+  EXPECT_EQ(visits_of(p, at("loop", "parallel loop")), T);
+  EXPECT_EQ(p.total_visits("in_loop"), 64);
+  EXPECT_EQ(visits_of(p, at("loop", "loop")), T);
+  EXPECT_EQ(visits_of(p, at("parallel", "parallel masked")), T);
+  EXPECT_EQ(visits_of(p, at("master", "parallel masked")), 1);
+  EXPECT_EQ(visits_of(p, at("nothing", "nothing")), 1);
+  EXPECT_EQ(visits_of(p, at("error", "error")), 1);
+  EXPECT_EQ(visits_of(p, at("atomic", "atomic compare")), 1);
+  EXPECT_EQ(visits_of(p, at("atomic", "atomic compare fail")), 1);
+  EXPECT_EQ(visits_of(p, at("unroll", "unroll partial")), 1);
+  EXPECT_EQ(visits_of(p, at("unroll", "unroll full")), 1);
+  EXPECT_EQ(visits_of(p, at("for", "default firstprivate")), T);
+  EXPECT_EQ(visits_of(p, at("for", "order reproducible")), T);
+  EXPECT_EQ(visits_of(p, at("taskloop", "taskloop strict")), 1);
+  EXPECT_EQ(p.total_visits("device_one"), 1);
+  if (c.name == "gcc") {
+    EXPECT_EQ(visits_of(p, at("scope", "scope")), T);
+    EXPECT_EQ(visits_of(p, at("implicit barrier", "scope")), T);
+    EXPECT_EQ(visits_of(p, at("master", "masked taskloop")), 1);
+    EXPECT_EQ(visits_of(p, at("taskloop", "masked taskloop")), 1);
+    EXPECT_EQ(visits_of(p, at("flush", "flush seq_cst")), T);
+    EXPECT_EQ(visits_of(p, at("parallel", "parallel masked taskloop")), T);
+    EXPECT_EQ(visits_of(p, at("taskloop", "parallel masked taskloop")), 1);
+  }
+  EXPECT_EQ(p.total_visits("in_taskloop"), 128);
+}
+
+INSTANTIATE_TEST_SUITE_P(Compilers, OpenMP51,
+                         ::testing::Values(Omp51Compiler{"gcc", "gcc", "-DHCC_TEST_GCC_ONLY"},
+                                           Omp51Compiler{"clang19", HCC_OMP51_RUN_CLANG, ""}),
+                         [](const auto &info) { return info.param.name; });
 
 }  // namespace
 }  // namespace hcc::e2e

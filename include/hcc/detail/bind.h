@@ -71,7 +71,8 @@
   X(POMP2_Untied_task_begin) X(POMP2_Untied_task_end)                                  \
   X(POMP2_Init_lock) X(POMP2_Destroy_lock) X(POMP2_Set_lock) X(POMP2_Unset_lock)       \
   X(POMP2_Test_lock) X(POMP2_Init_nest_lock) X(POMP2_Destroy_nest_lock)                \
-  X(POMP2_Set_nest_lock) X(POMP2_Unset_nest_lock) X(POMP2_Test_nest_lock)
+  X(POMP2_Set_nest_lock) X(POMP2_Unset_nest_lock) X(POMP2_Test_nest_lock)          \
+  X(hcc_pomp_construct_enter) X(hcc_pomp_construct_exit)
 
 #ifndef HCC_RUNTIME_LIBRARY_
 #define HCC_RUNTIME_LIBRARY_ "libhcc.so"
