@@ -233,6 +233,15 @@ std::string hot_paths_text(const View &v, std::size_t top) {
   return fmt::format("HOTTEST CALL PATHS (top {} by exclusive time, {})\n", top, v.scope()) + t.render();
 }
 
+// Two spaces per level up to kMaxIndentLevels; deeper rows print their depth
+// instead ("[depth 5000] name"), so the text of a deep tree (a recursion of
+// 100 000 levels) grows linearly with its paths, not with their square.
+std::string tree_indent(std::size_t depth) {
+  constexpr std::size_t kMaxIndentLevels = 40;
+  if (depth <= kMaxIndentLevels) return std::string(2 * depth, ' ');
+  return std::string(2 * kMaxIndentLevels, ' ') + "[depth " + std::to_string(depth) + "] ";
+}
+
 std::string tree_text(const View &v) {
   const Profile &p = v.p;
   Table t;
@@ -255,7 +264,7 @@ std::string tree_text(const View &v) {
           cells.push_back(format_value(v.incl[mm][cc], p.metrics[mm].dtype));
           cells.push_back(format_value(v.excl[mm][cc], p.metrics[mm].dtype));
         }
-        cells.push_back(std::string(2 * static_cast<std::size_t>(depth), ' ') +
+        cells.push_back(tree_indent(static_cast<std::size_t>(depth)) +
                         p.regions[static_cast<std::size_t>(p.cnodes[cc].region)].name);
         t.rows.push_back(std::move(cells));
         ++depth;
