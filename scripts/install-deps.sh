@@ -14,6 +14,7 @@ packages=(
   libpapi-dev papi-tools                                           # HCC_METRICS counters (runtime/counters); papi_avail lists events
   libomp-dev                                                       # clang -fopenmp (libomp) for the OpenMP tests (tests/openmp)
   hyperfine                                                        # whole-program and build-time benchmarks (tests/bench/*.sh)
+  clang-19 libclang-rt-19-dev                                      # libFuzzer targets, their corpus replayed under ASan/UBSan (tests/fuzz)
 )
 
 missing=()
