@@ -39,7 +39,10 @@ FdGuard::~FdGuard() {
 }
 
 int open_dir_creating(const std::string &path, std::string &error) {
-  constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+  // O_PATH: a directory we may search but not list (mode 0711, usual for
+  // home directories on shared machines) must still be walked through; the
+  // *at calls below all accept such a handle.
+  constexpr int kDirFlags = O_PATH | O_DIRECTORY | O_CLOEXEC;
   if (path.empty()) {
     error = "empty path";
     return -1;
@@ -127,7 +130,7 @@ int make_new_dir_at(int parent, const std::string &base, std::string &name, std:
       return -1;
     }
     // We made it; O_NOFOLLOW in case it was swapped for a link since.
-    const int fd = openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int fd = openat(parent, name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) error = std::strerror(errno);
     return fd;
   }

@@ -14,7 +14,7 @@ namespace hcc::rt {
 // of the directory holding it — the rule Linux applies in /tmp with
 // fs.protected_symlinks=1, here applied everywhere and whatever the sysctl
 // says: a link planted by anyone else is refused. Returns the handle
-// (O_CLOEXEC), or -1 with the reason in `error` (naming the component).
+// (O_PATH|O_CLOEXEC: good for the *at calls, not for reading), or -1 with the reason in `error` (naming the component).
 int open_dir_creating(const std::string &path, std::string &error);
 
 // Creates a directory that did not exist before inside `parent`: base,
