@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# Builds hcc and runs the whole test suite (unit, end-to-end, benchmark smoke).
+# Builds hcc and runs the whole test suite (unit, end-to-end, benchmark smoke),
+# then the sanitizer configuration (scripts/test-sanitized.sh: the runtime,
+# CUBE and hcc-report tests under ASan+UBSan in a second build tree).
+# HCC_SANITIZED=0 skips the second part.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HCC_BUILD_DIR:-$root/build}
 "$root/scripts/build.sh"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+if [ "${HCC_SANITIZED:-1}" != 0 ]; then
+  "$root/scripts/test-sanitized.sh"
+fi
