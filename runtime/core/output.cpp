@@ -18,6 +18,7 @@
 #include "cube/summary.hpp"
 #include "env.hpp"
 #include "lifecycle.hpp"
+#include "safe_path.hpp"
 
 namespace hcc::rt {
 
@@ -31,52 +32,6 @@ std::string &chosen_dir() {
 }
 
 std::string errno_text(int e) { return std::strerror(e); }
-
-bool is_dir(const std::string &path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-// mkdir -p: creates missing parents; an existing directory is fine.
-bool make_dirs(const std::string &path, std::string &error) {
-  for (size_t pos = 1; pos <= path.size(); ++pos) {
-    if (pos != path.size() && path[pos] != '/') continue;
-    std::string part = path.substr(0, pos);
-    if (mkdir(part.c_str(), 0777) != 0 && errno != EEXIST) {
-      error = errno_text(errno);
-      return false;
-    }
-  }
-  if (!is_dir(path)) {
-    error = "exists and is not a directory";
-    return false;
-  }
-  if (access(path.c_str(), W_OK | X_OK) != 0) {
-    error = errno_text(errno);
-    return false;
-  }
-  return true;
-}
-
-// A directory that did not exist before: base, base-1, base-2 ... mkdir's
-// EEXIST makes this safe against other processes doing the same.
-bool make_new_dir(const std::string &base, std::string &out, std::string &error) {
-  for (int n = 0; n < 10000; ++n) {
-    std::string dir = n ? base + "-" + std::to_string(n) : base;
-    if (mkdir(dir.c_str(), 0777) == 0) {
-      out = dir;
-      return true;
-    }
-    if (errno != EEXIST) {
-      error = errno_text(errno);
-      out = dir;
-      return false;
-    }
-  }
-  error = "too many directories with this name";
-  out = base;
-  return false;
-}
 
 std::string default_dir_name() {
   const RunInfo &run = run_info();
@@ -101,33 +56,24 @@ std::string fallback_root() {
   return tmp && *tmp ? tmp : "/tmp";
 }
 
-// Writes `text` to `path` atomically: temporary file in the same directory,
-// then rename. Throws naming the file and the reason.
-void write_text_atomically(const std::string &path, const std::string &text) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) throw std::runtime_error("cannot create " + tmp + ": " + errno_text(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int e = errno;
-      close(fd);
-      unlink(tmp.c_str());
-      throw std::runtime_error("cannot write " + tmp + ": " + errno_text(e));
-    }
-    done += size_t(n);
-  }
-  if (close(fd) != 0) {
+// Writes `text` as `name` in `dir` atomically: a temporary file created
+// exclusively (never through a link planted at its name), then renameat.
+// Throws naming the file and the reason.
+void write_text_atomically(int dirfd, const std::string &dir, const std::string &name, const std::string &text) {
+  std::string tmp, why;
+  FdGuard fd(create_file_at(dirfd, name + ".tmp." + std::to_string(getpid()), tmp, why));
+  if (fd.fd < 0) throw std::runtime_error("cannot create " + dir + "/" + tmp + ": " + why);
+  if (!write_all(fd.fd, text) || close(fd.fd) != 0) {
     int e = errno;
-    unlink(tmp.c_str());
-    throw std::runtime_error("cannot write " + tmp + ": " + errno_text(e));
+    fd.fd = -1;
+    unlinkat(dirfd, tmp.c_str(), 0);
+    throw std::runtime_error("cannot write " + dir + "/" + tmp + ": " + errno_text(e));
   }
-  if (rename(tmp.c_str(), path.c_str()) != 0) {
+  fd.fd = -1;
+  if (renameat(dirfd, tmp.c_str(), dirfd, name.c_str()) != 0) {
     int e = errno;
-    unlink(tmp.c_str());
-    throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + errno_text(e));
+    unlinkat(dirfd, tmp.c_str(), 0);
+    throw std::runtime_error("cannot rename " + dir + "/" + tmp + " to " + dir + "/" + name + ": " + errno_text(e));
   }
 }
 
@@ -165,42 +111,43 @@ FileNames file_names() {
   return {".fork-" + std::to_string(run.pid), ""};
 }
 
-bool exists(const std::string &path) {
+bool exists(int dirfd, const std::string &name) {
   struct stat st;
-  return lstat(path.c_str(), &st) == 0;
+  return fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 // Gives the written temporary file `tmp` the first name profile<tag>.cubex,
-// profile-1<tag>.cubex, … that neither this nor another process has taken; link()
-// fails with EEXIST rather than replace, so two runs finishing at once never
-// take the same name. Returns the suffix.
-std::string publish_without_overwriting(const std::string &tmp, const std::string &dir, FileNames names) {
+// profile-1<tag>.cubex, … that neither this nor another process has taken; linkat()
+// fails with EEXIST rather than replace (or follow a link at the name), so two
+// runs finishing at once never take the same name. Returns the suffix.
+std::string publish_without_overwriting(int dirfd, const std::string &tmp, const std::string &dir, FileNames names) {
   for (int n = 0; n < 100000; ++n) {
     names.suffix = n ? "-" + std::to_string(n) : "";
-    const std::string cubex = dir + "/" + names.cubex();
-    if (exists(dir + "/" + names.summary())) continue;  // a summary without its profile is kept too
-    if (link(tmp.c_str(), cubex.c_str()) == 0) {
-      unlink(tmp.c_str());
+    const std::string cubex = names.cubex();
+    if (exists(dirfd, names.summary())) continue;  // a summary without its profile is kept too
+    if (linkat(dirfd, tmp.c_str(), dirfd, cubex.c_str(), 0) == 0) {
+      unlinkat(dirfd, tmp.c_str(), 0);
       return names.suffix;
     }
     if (errno == EEXIST) continue;
     // A file system without hard links: look, then rename.
-    if (exists(cubex)) continue;
-    if (rename(tmp.c_str(), cubex.c_str()) != 0) {
+    if (exists(dirfd, cubex)) continue;
+    if (renameat(dirfd, tmp.c_str(), dirfd, cubex.c_str()) != 0) {
       int e = errno;
-      unlink(tmp.c_str());
-      throw std::runtime_error("cannot rename " + tmp + " to " + cubex + ": " + errno_text(e));
+      unlinkat(dirfd, tmp.c_str(), 0);
+      throw std::runtime_error("cannot rename " + dir + "/" + tmp + " to " + dir + "/" + cubex + ": " + errno_text(e));
     }
     return names.suffix;
   }
-  unlink(tmp.c_str());
+  unlinkat(dirfd, tmp.c_str(), 0);
   throw std::runtime_error("too many profiles in " + dir);
 }
 
-// Writes both files; returns the names used. An earlier run's files are kept
-// unless HCC_OVERWRITE=1 (the cubex file decides the suffix, the summary
-// follows it); the files this process wrote before are replaced.
-FileNames write_files(const profile::Profile &p, const std::string &dir, FileNames names) {
+// Writes both files into the directory `dirfd` (shown as `dir`); returns the
+// names used. An earlier run's files are kept unless HCC_OVERWRITE=1 (the
+// cubex file decides the suffix, the summary follows it); the files this
+// process wrote before are replaced.
+FileNames write_files(const profile::Profile &p, int dirfd, const std::string &dir, FileNames names) {
   std::string text = profile::summary_text(p);
   if (!text.empty() && text.back() != '\n') text += '\n';  // a text file ends its last line
   pthread_mutex_lock(&g_lock);
@@ -210,16 +157,23 @@ FileNames write_files(const profile::Profile &p, const std::string &dir, FileNam
   if (own != own_suffixes().end()) names.suffix = own->second;
   pthread_mutex_unlock(&g_lock);
   if (replace) {
-    profile::write_cubex(p, dir + "/" + names.cubex());
+    profile::write_cubex_at(p, dirfd, dir, names.cubex());
   } else {
-    const std::string tmp = dir + "/.profile" + names.tag + ".cubex.new." + std::to_string(getpid());
-    profile::write_cubex(p, tmp);
-    names.suffix = publish_without_overwriting(tmp, dir, names);
+    std::string tmp, why;
+    FdGuard fd(create_file_at(dirfd, ".profile" + names.tag + ".cubex.new." + std::to_string(getpid()), tmp, why));
+    if (fd.fd < 0) throw std::runtime_error("cannot create " + dir + "/" + tmp + ": " + why);
+    try {
+      profile::write_cubex_fd(p, fd.fd, dir + "/" + tmp);
+    } catch (...) {
+      unlinkat(dirfd, tmp.c_str(), 0);
+      throw;
+    }
+    names.suffix = publish_without_overwriting(dirfd, tmp, dir, names);
   }
   pthread_mutex_lock(&g_lock);
   own_suffixes()[key] = names.suffix;
   pthread_mutex_unlock(&g_lock);
-  write_text_atomically(dir + "/" + names.summary(), text);
+  write_text_atomically(dirfd, dir, names.summary(), text);
   return names;
 }
 
@@ -231,12 +185,16 @@ std::string prepare_output_dir(std::string *error) {
   if (chosen_dir().empty()) {
     const std::string wanted = absolute(settings().output_dir);
     if (!wanted.empty()) {
-      if (make_dirs(wanted, why)) chosen_dir() = wanted;
+      FdGuard fd(open_dir_creating(wanted, why));
+      if (fd.fd >= 0) chosen_dir() = wanted;
       else why = "cannot create output directory '" + wanted + "': " + why;
     } else {
-      std::string dir;
-      if (make_new_dir(absolute(default_dir_name()), dir, why)) chosen_dir() = dir;
-      else why = "cannot create output directory '" + dir + "': " + why;
+      const std::string parent = run_info().start_dir.empty() ? "." : run_info().start_dir;
+      std::string name;
+      FdGuard parent_fd(open_dir_creating(parent, why));
+      FdGuard fd(parent_fd.fd < 0 ? -1 : make_new_dir_at(parent_fd.fd, default_dir_name(), name, why));
+      if (fd.fd >= 0) chosen_dir() = parent + "/" + name;
+      else why = "cannot create output directory '" + parent + "/" + (name.empty() ? default_dir_name() : name) + "': " + why;
     }
   }
   std::string dir = chosen_dir();
@@ -274,10 +232,10 @@ std::string write_profile(const profile::Profile &p) {
   std::string dir = prepare_output_dir(&error);
   if (!dir.empty()) {
     try {
-      std::string why;  // it may have been removed since it was chosen (at fork)
-      if (!is_dir(dir) && !make_dirs(dir, why))
-        throw std::runtime_error("cannot create output directory '" + dir + "': " + why);
-      names = write_files(p, dir, names);
+      std::string why;  // opened again: it may have been removed since it was chosen (at fork)
+      FdGuard dirfd(open_dir_creating(dir, why));
+      if (dirfd.fd < 0) throw std::runtime_error("cannot create output directory '" + dir + "': " + why);
+      names = write_files(p, dirfd.fd, dir, names);
       if (settings().verbose >= 1) {
         std::fprintf(stderr, "hcc: profile written to %s/%s\n", dir.c_str(), names.cubex().c_str());
         if (!names.suffix.empty()) {
@@ -300,14 +258,19 @@ std::string write_profile(const profile::Profile &p) {
   }
   // Nothing is lost: say what failed, then write under $TMPDIR instead.
   std::fprintf(stderr, "hcc: error: %s\n", error.c_str());
-  std::string fallback, why;
-  if (!make_dirs(fallback_root(), why) || !make_new_dir(fallback_root() + "/" + default_dir_name(), fallback, why)) {
+  // The fallback directory is new (mkdirat), so a link planted at its name in
+  // a shared /tmp is skipped, never written through.
+  std::string name, why;
+  FdGuard root(open_dir_creating(fallback_root(), why));
+  FdGuard fallback_fd(root.fd < 0 ? -1 : make_new_dir_at(root.fd, default_dir_name(), name, why));
+  const std::string fallback = fallback_root() + "/" + name;
+  if (fallback_fd.fd < 0) {
     std::fprintf(stderr, "hcc: error: cannot create fallback directory '%s': %s; the profile is lost\n",
-                 fallback.empty() ? fallback_root().c_str() : fallback.c_str(), why.c_str());
+                 name.empty() ? fallback_root().c_str() : fallback.c_str(), why.c_str());
     return "";
   }
   try {
-    names = write_files(p, fallback, names);
+    names = write_files(p, fallback_fd.fd, fallback, names);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "hcc: error: %s; the profile is lost\n", e.what());
     return "";

@@ -143,7 +143,9 @@ void calibrate_pair_cost() {
   if (done || !g_fast_events) return;  // the general paths call services: not on a scratch state
   done = true;
   ThreadState *saved = t_state;
-  auto *ts = static_cast<ThreadState *>(std::calloc(1, sizeof(ThreadState)));
+  // Kept for the rest of the process, like every thread's state (arenas are
+  // never freed); held in a static so it stays reachable, not leaked.
+  static ThreadState *ts = static_cast<ThreadState *>(std::calloc(1, sizeof(ThreadState)));
   if (!ts) return;
   cct_init(ts->cct, 0);
   ts->capacity = 64;

@@ -13,7 +13,19 @@ namespace hcc::profile {
 // Writes `p` to `path` atomically (temporary file in the same directory, then
 // rename). Throws std::runtime_error whose message names the path and the
 // reason (e.g. "cannot create /x/profile.cubex.tmp: Permission denied").
+// The temporary file is created exclusively and never through a symbolic
+// link, with mode 0666 less the umask.
 void write_cubex(const Profile &p, const std::string &path);
+
+// The same, for `name` inside the open directory `dirfd` (shown as `dir` in
+// messages): the runtime writes relative to a directory handle it opened
+// without following planted links (runtime/core/safe_path.hpp).
+void write_cubex_at(const Profile &p, int dirfd, const std::string &dir, const std::string &name);
+
+// Writes the archive to the open file `fd` and flushes it to disk; the caller
+// created the file and publishes it (e.g. by linkat, never replacing).
+// `shown` names the file in messages.
+void write_cubex_fd(const Profile &p, int fd, const std::string &shown);
 
 // Reads a .cubex file. Throws std::runtime_error naming the file and what is
 // wrong with it (not a tar archive, missing anchor.xml, bad row count ...).

@@ -150,56 +150,69 @@ void write_metric(TarOut &tar, const Profile &p, std::size_t m, const std::vecto
   tar.put(buf);
 }
 
-// Removes the temporary file unless the rename went through.
-struct TempGuard {
-  std::string path;
-  int fd = -1;
-  bool done = false;
-  ~TempGuard() {
-    if (fd >= 0) ::close(fd);
-    if (!done) ::unlink(path.c_str());
-  }
-};
-
-void write_to(const Profile &p, const std::string &path) {
+void write_archive(const Profile &p, int fd, const std::string &name) {
   validate(p);
   std::string anchor = anchor_xml(p);
   if (anchor.size() % detail::kTarBlock == 0) anchor.push_back('\n');  // the 512 rule
   const std::vector<int> excl_order = exclusive_row_order(p);
   const std::vector<int> incl_order = inclusive_row_order(p);
   const std::vector<int> columns = location_file_order(p);  // same order as anchor.xml's Ids
-
-  TempGuard tmp;
-  tmp.path = path + ".tmp." + std::to_string(::getpid());
-  tmp.fd = ::open(tmp.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (tmp.fd < 0) {
-    const int err = errno;
-    tmp.done = true;  // nothing was created, so nothing to remove
-    throw WriteError("cannot create temporary file " + tmp.path + ": " + errno_text(err));
-  }
   {
-    TarOut tar(tmp.fd, tmp.path);
+    TarOut tar(fd, name);
     tar.begin("anchor.xml", anchor.size());
     tar.put(anchor);
     for (std::size_t m = 0; m < p.metrics.size(); ++m)
       write_metric(tar, p, m, p.metrics[m].cube_type == CubeType::Inclusive ? incl_order : excl_order, columns);
     tar.close();
   }
-  // The data must be on disk before the rename makes it the profile;
+  // The data must be on disk before a rename makes it the profile;
   // otherwise a crash could leave a complete-looking but empty file.
-  if (::fsync(tmp.fd) != 0) {
+  if (::fsync(fd) != 0) {
     const int err = errno;
-    throw WriteError("cannot flush " + tmp.path + ": " + errno_text(err));
+    throw WriteError("cannot flush " + name + ": " + errno_text(err));
   }
+}
+
+// Removes the temporary file unless the rename went through.
+struct TempGuard {
+  int dirfd = -1;
+  std::string name;  // in dirfd
+  std::string shown;  // in messages
+  int fd = -1;
+  bool done = true;
+  ~TempGuard() {
+    if (fd >= 0) ::close(fd);
+    if (!done) ::unlinkat(dirfd, name.c_str(), 0);
+  }
+};
+
+void write_to(const Profile &p, int dirfd, const std::string &dir, const std::string &name) {
+  TempGuard tmp;
+  tmp.dirfd = dirfd;
+  const std::string base = name + ".tmp." + std::to_string(::getpid());
+  // Created exclusively and never through a symbolic link: a link planted at
+  // the temporary name must not make us truncate the file it points to.
+  for (int n = 0; tmp.fd < 0; ++n) {
+    tmp.name = n ? base + "." + std::to_string(n) : base;
+    tmp.shown = dir + "/" + tmp.name;
+    tmp.fd = ::openat(dirfd, tmp.name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (tmp.fd < 0 && (errno != EEXIST || n >= 100)) {
+      const int err = errno;
+      throw WriteError("cannot create temporary file " + tmp.shown + ": " + errno_text(err));
+    }
+  }
+  tmp.done = false;
+  write_archive(p, tmp.fd, tmp.shown);
   const int fd = tmp.fd;
   tmp.fd = -1;
   if (::close(fd) != 0) {
     const int err = errno;
-    throw WriteError("cannot close " + tmp.path + ": " + errno_text(err));
+    throw WriteError("cannot close " + tmp.shown + ": " + errno_text(err));
   }
-  if (::rename(tmp.path.c_str(), path.c_str()) != 0) {
+  // renameat replaces a symbolic link at `name` itself, never its target.
+  if (::renameat(dirfd, tmp.name.c_str(), dirfd, name.c_str()) != 0) {
     const int err = errno;
-    throw WriteError("cannot rename " + tmp.path + " to " + path + ": " + errno_text(err));
+    throw WriteError("cannot rename " + tmp.shown + " to " + dir + "/" + name + ": " + errno_text(err));
   }
   tmp.done = true;
 }
@@ -207,10 +220,40 @@ void write_to(const Profile &p, const std::string &path) {
 }  // namespace
 
 void write_cubex(const Profile &p, const std::string &path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   try {
-    write_to(p, path);
+    const int dirfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0) {
+      const int err = errno;
+      throw WriteError("cannot open directory " + dir + ": " + errno_text(err));
+    }
+    try {
+      write_to(p, dirfd, dir, name);
+    } catch (...) {
+      ::close(dirfd);
+      throw;
+    }
+    ::close(dirfd);
   } catch (const std::exception &e) {
     throw std::runtime_error("cannot write " + path + ": " + e.what());
+  }
+}
+
+void write_cubex_at(const Profile &p, int dirfd, const std::string &dir, const std::string &name) {
+  try {
+    write_to(p, dirfd, dir, name);
+  } catch (const std::exception &e) {
+    throw std::runtime_error("cannot write " + dir + "/" + name + ": " + e.what());
+  }
+}
+
+void write_cubex_fd(const Profile &p, int fd, const std::string &shown) {
+  try {
+    write_archive(p, fd, shown);
+  } catch (const std::exception &e) {
+    throw std::runtime_error("cannot write " + shown + ": " + e.what());
   }
 }
 

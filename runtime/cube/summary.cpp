@@ -233,6 +233,15 @@ std::string hot_paths_text(const View &v, std::size_t top) {
   return fmt::format("HOTTEST CALL PATHS (top {} by exclusive time, {})\n", top, v.scope()) + t.render();
 }
 
+// Two spaces per level up to kMaxIndentLevels; deeper rows print their depth
+// instead ("[depth 5000] name"), so the text of a deep tree (a recursion of
+// 100 000 levels) grows linearly with its paths, not with their square.
+std::string tree_indent(std::size_t depth) {
+  constexpr std::size_t kMaxIndentLevels = 40;
+  if (depth <= kMaxIndentLevels) return std::string(2 * depth, ' ');
+  return std::string(2 * kMaxIndentLevels, ' ') + "[depth " + std::to_string(depth) + "] ";
+}
+
 // The call tree in pre-order. With `max_paths` > 0 only that many call
 // paths are shown: those with the largest inclusive time (summed over the
 // selected locations; ties: parents first), plus their ancestors, so what is
@@ -283,7 +292,7 @@ std::string tree_text(const View &v, std::size_t max_paths = 0) {
           cells.push_back(format_value(v.incl[mm][cc], p.metrics[mm].dtype));
           cells.push_back(format_value(v.excl[mm][cc], p.metrics[mm].dtype));
         }
-        cells.push_back(std::string(2 * static_cast<std::size_t>(depth - 1), ' ') +
+        cells.push_back(tree_indent(static_cast<std::size_t>(depth - 1)) +
                         p.regions[static_cast<std::size_t>(p.cnodes[cc].region)].name);
         t.rows.push_back(std::move(cells));
         std::size_t hidden = 0;

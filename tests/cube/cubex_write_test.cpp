@@ -2,7 +2,10 @@
 // data members, the 512-byte rule, atomic replacement and error messages.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <fstream>
+#include <iterator>
 #include <regex>
 
 #include "cubex.hpp"
@@ -183,6 +186,32 @@ TEST(CubexWrite, AtomicWriteLeavesNoTemporaryFile) {
   write_cubex(sample_profile(), d.file("p.cubex"));
   EXPECT_EQ(names_in(d.path), (std::vector<std::string>{"p.cubex"}));
   EXPECT_EQ(tar_members(d.file("p.cubex")).size(), 5u);  // replaced, not appended
+}
+
+// A link planted at the temporary name (it is predictable: <name>.tmp.<pid>)
+// must not make the writer truncate or fill the file it points to.
+TEST(CubexWrite, PlantedLinkAtTheTemporaryNameIsNotFollowed) {
+  TempDir d;
+  put_file(d.file("victim"), "precious");
+  const std::string planted = d.file("p.cubex") + ".tmp." + std::to_string(::getpid());
+  ASSERT_EQ(::symlink(d.file("victim").c_str(), planted.c_str()), 0);
+  write_cubex(sample_profile(), d.file("p.cubex"));
+  std::ifstream in(d.file("victim"));
+  std::string victim((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(victim, "precious");
+  EXPECT_TRUE(fs::is_symlink(planted));
+  EXPECT_EQ(tar_members(d.file("p.cubex")).size(), 5u);
+}
+
+// The profile is created with mode 0666 less the umask, like any file the user writes.
+TEST(CubexWrite, FilesFollowTheUmask) {
+  TempDir d;
+  const mode_t old = ::umask(002);
+  write_cubex(sample_profile(), d.file("p.cubex"));
+  ::umask(old);
+  struct stat st;
+  ASSERT_EQ(::stat(d.file("p.cubex").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0664u);
 }
 
 TEST(CubexWrite, FailureToCreateNamesThePathAndReason) {

@@ -138,6 +138,29 @@ TEST(HostileProfile, DeclaredSizesFarBeyondTheFileAreRefusedBeforeAllocating) {
   expect_refused(d, d.file("wide.cubex"), "refused as not a real profile");
 }
 
+// A valid profile of a recursion 100 000 levels deep (HCC_MAX_DEPTH allows
+// it): every view succeeds within the same bounds, and the tree's text grows
+// linearly (indentation stops at 40 levels; deeper rows print their depth).
+TEST(HostileProfile, HundredThousandNestedCallPathsStayBounded) {
+  TempDir d;
+  Profile p = sample_profile();
+  const std::size_t n = 100000;
+  p.cnodes.clear();
+  for (std::size_t c = 0; c < n; ++c) p.cnodes.push_back({static_cast<int>(c % 4), static_cast<int>(c) - 1});
+  p.excl.assign(2, std::vector<double>(n * p.nloc(), 1.0));
+  write_cubex(p, d.file("deep.cubex"));
+  for (const char *view : kViews) {
+    SCOPED_TRACE(std::string("view '") + view + "'");
+    const Result r = bounded_report(std::string(view) + " " + quote(d.file("deep.cubex")), d.path.string());
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_LT(r.out.size(), 200u * n) << "output grows faster than the tree";
+  }
+  const Result tree = bounded_report("--tree " + quote(d.file("deep.cubex")), d.path.string());
+  EXPECT_NE(tree.out.find(std::string(80, ' ') + "[depth 99999] baz\n"), std::string::npos);
+  EXPECT_NE(tree.out.find(std::string(80, ' ') + "[depth 41] foo\n"), std::string::npos) << tree.out.substr(0, 5000);
+}
+
 // Member names are only looked up, never used as paths: nothing is created
 // outside (or inside) the working directory.
 TEST(HostileProfile, MemberNamesThatClimbOutAreNeverWritten) {

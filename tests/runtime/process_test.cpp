@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -286,6 +287,80 @@ TEST_F(Process, UnwritableDirectoryFallsBackToTmpdir) {
   ASSERT_TRUE(std::regex_search(r.err, m, line)) << r.err;
   EXPECT_EQ(fs::path(m[1].str()).parent_path(), dir_ / "tmp");
   EXPECT_NO_THROW(hcc::profile::read_cubex(m[1].str() + "/profile.cubex"));
+}
+
+// Issue 18: a symbolic link planted by someone else at the output directory
+// is refused with a clear error, nothing is written through it, and the
+// profile goes to the fallback directory. A link of the user's own is followed.
+TEST_F(Process, PlantedLinkAtTheOutputDirectoryIsRefused) {
+  fs::create_directories(dir_ / "victim");
+  fs::create_directories(dir_ / "mine");
+  fs::create_directories(dir_ / "shared");
+  fs::permissions(dir_ / "shared", fs::perms::all | fs::perms::sticky_bit);
+  fs::create_directory_symlink(dir_ / "mine", dir_ / "shared" / "my-link");
+  Outcome own = run("calls", {"HCC_OUTPUT_DIR=" + (dir_ / "shared" / "my-link").string()});
+  EXPECT_TRUE(own.exited(0));
+  EXPECT_TRUE(fs::exists(dir_ / "mine" / "profile.cubex")) << own.err;
+
+  const fs::path planted = dir_ / "shared" / "out";
+  fs::create_directory_symlink(dir_ / "victim", planted);
+  if (::lchown(planted.c_str(), 65534, 65534) != 0)
+    GTEST_SKIP() << "cannot give the link another owner (not root): the refusal is tested as root";
+  Outcome r = run("calls", {"HCC_OUTPUT_DIR=" + planted.string(), "HCC_VERBOSE=0"});
+  EXPECT_TRUE(r.exited(0));
+  EXPECT_NE(r.err.find("hcc: error: cannot create output directory '" + planted.string() + "': '" + planted.string() +
+                       "' is a symbolic link owned by uid 65534, neither you nor the owner of its directory: refusing "
+                       "to follow it"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(fs::is_empty(dir_ / "victim"));
+  EXPECT_NE(r.err.find("hcc: profile written to fallback directory instead: " + (dir_ / "tmp").string() + "/"),
+            std::string::npos)
+      << r.err;
+  // The same link further up the path is refused too.
+  Outcome deeper = run("calls", {"HCC_OUTPUT_DIR=" + (planted / "sub").string(), "HCC_VERBOSE=0"});
+  EXPECT_NE(deeper.err.find("is a symbolic link owned by uid 65534"), std::string::npos) << deeper.err;
+  EXPECT_TRUE(fs::is_empty(dir_ / "victim"));
+}
+
+// A link planted at the fallback directory's predictable name in a shared
+// $TMPDIR is skipped: the profile goes into a new directory beside it.
+TEST_F(Process, PlantedLinkAtTheFallbackNameIsNotWrittenThrough) {
+  fs::create_directories(dir_ / "victim");
+  fs::create_directories(dir_ / "tmp");
+  const time_t now = time(nullptr);
+  for (time_t t = now - 2; t <= now + 30; ++t) {
+    char stamp[32];
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", &tm);
+    fs::create_directory_symlink(dir_ / "victim", dir_ / "tmp" / ("hcc-hcc_rt_probe-" + std::string(stamp)));
+  }
+  Outcome r = run("calls", {"HCC_OUTPUT_DIR=/proc/hcc-no-such/out", "HCC_VERBOSE=0"});
+  EXPECT_TRUE(r.exited(0));
+  std::regex line("hcc: profile written to fallback directory instead: (.*)/profile.cubex");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, line)) << r.err;
+  EXPECT_EQ(fs::path(m[1].str()).parent_path(), dir_ / "tmp");
+  EXPECT_FALSE(fs::is_symlink(m[1].str()));
+  EXPECT_TRUE(std::regex_search(m[1].str(), std::regex("-1$"))) << m[1].str();
+  EXPECT_NO_THROW(hcc::profile::read_cubex(m[1].str() + "/profile.cubex"));
+  EXPECT_TRUE(fs::is_empty(dir_ / "victim"));
+}
+
+// Directories and files are created with the user's umask (0777 / 0666 less it).
+TEST_F(Process, OutputFollowsTheUmask) {
+  const mode_t old = ::umask(002);
+  Outcome r = run("calls", {out_env()});
+  ::umask(old);
+  EXPECT_TRUE(r.exited(0));
+  struct stat st;
+  ASSERT_EQ(::stat(out().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0775u);
+  ASSERT_EQ(::stat((out() + "/profile.cubex").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0664u);
+  ASSERT_EQ(::stat((out() + "/summary.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0664u);
 }
 
 TEST_F(Process, VerboseLevels) {

@@ -1,0 +1,167 @@
+// hcc runtime — link-safe directories and files (see safe_path.hpp).
+#include "safe_path.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <vector>
+
+namespace hcc::rt {
+
+namespace {
+
+std::deque<std::string> split(const std::string &path) {
+  std::deque<std::string> parts;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    std::string part = path.substr(start, slash - start);
+    if (!part.empty() && part != ".") parts.push_back(part);
+    start = slash + 1;
+  }
+  return parts;
+}
+
+// Follows the kernel's protected_symlinks rule, everywhere.
+bool trusted_link(const struct stat &link, const struct stat &holder) {
+  return link.st_uid == geteuid() || link.st_uid == 0 || link.st_uid == holder.st_uid;
+}
+
+}  // namespace
+
+FdGuard::~FdGuard() {
+  if (fd >= 0) close(fd);
+}
+
+int open_dir_creating(const std::string &path, std::string &error) {
+  // O_PATH: a directory we may search but not list (mode 0711, usual for
+  // home directories on shared machines) must still be walked through; the
+  // *at calls below all accept such a handle.
+  constexpr int kDirFlags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+  if (path.empty()) {
+    error = "empty path";
+    return -1;
+  }
+  FdGuard dir(open(path[0] == '/' ? "/" : ".", kDirFlags));
+  if (dir.fd < 0) {
+    error = std::strerror(errno);
+    return -1;
+  }
+  std::deque<std::string> todo = split(path);
+  std::string walked = path[0] == '/' ? "" : ".";  // for messages
+  int links = 0;
+  while (!todo.empty()) {
+    const std::string part = todo.front();
+    todo.pop_front();
+    const std::string here = walked + "/" + part;
+    int next = openat(dir.fd, part.c_str(), kDirFlags | O_NOFOLLOW);
+    if (next < 0 && errno == ENOENT) {
+      if (mkdirat(dir.fd, part.c_str(), 0777) != 0 && errno != EEXIST) {
+        error = "cannot create '" + here + "': " + std::strerror(errno);
+        return -1;
+      }
+      next = openat(dir.fd, part.c_str(), kDirFlags | O_NOFOLLOW);
+    }
+    if (next < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+      struct stat st, holder;
+      if (fstatat(dir.fd, part.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode)) {
+        error = "'" + here + "' exists and is not a directory";
+        return -1;
+      }
+      if (fstat(dir.fd, &holder) != 0 || !trusted_link(st, holder)) {
+        error = "'" + here + "' is a symbolic link owned by uid " + std::to_string(st.st_uid) +
+                ", neither you nor the owner of its directory: refusing to follow it (name the real directory "
+                "instead)";
+        return -1;
+      }
+      // Resolve the link ourselves, so every link in its target is judged too.
+      if (++links > 40) {
+        error = "too many symbolic links in '" + path + "'";
+        return -1;
+      }
+      std::vector<char> target(std::size_t(st.st_size > 0 ? st.st_size : 4096) + 1);
+      const ssize_t n = readlinkat(dir.fd, part.c_str(), target.data(), target.size());
+      if (n <= 0 || std::size_t(n) >= target.size()) {
+        error = "cannot read the symbolic link '" + here + "'";
+        return -1;
+      }
+      const std::string to(target.data(), std::size_t(n));
+      std::deque<std::string> more = split(to);
+      todo.insert(todo.begin(), more.begin(), more.end());
+      if (to[0] == '/') {
+        FdGuard root(open("/", kDirFlags));
+        if (root.fd < 0) {
+          error = std::strerror(errno);
+          return -1;
+        }
+        std::swap(dir.fd, root.fd);
+      }
+      walked = here + " -> " + to;
+      continue;
+    }
+    if (next < 0) {
+      error = "cannot open '" + here + "': " + std::strerror(errno);
+      return -1;
+    }
+    close(dir.fd);
+    dir.fd = next;
+    walked = here;
+  }
+  if (faccessat(dir.fd, ".", W_OK | X_OK, 0) != 0) {
+    error = std::strerror(errno);
+    return -1;
+  }
+  const int fd = dir.fd;
+  dir.fd = -1;
+  return fd;
+}
+
+int make_new_dir_at(int parent, const std::string &base, std::string &name, std::string &error) {
+  for (int n = 0; n < 10000; ++n) {
+    name = n ? base + "-" + std::to_string(n) : base;
+    if (mkdirat(parent, name.c_str(), 0777) != 0) {
+      if (errno == EEXIST) continue;
+      error = std::strerror(errno);
+      return -1;
+    }
+    // We made it; O_NOFOLLOW in case it was swapped for a link since.
+    const int fd = openat(parent, name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) error = std::strerror(errno);
+    return fd;
+  }
+  name = base;
+  error = "too many directories with this name";
+  return -1;
+}
+
+int create_file_at(int dir, const std::string &base, std::string &name, std::string &error) {
+  for (int n = 0; n < 1000; ++n) {
+    name = n ? base + "." + std::to_string(n) : base;
+    const int fd = openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) {
+      error = std::strerror(errno);
+      return -1;
+    }
+  }
+  error = "too many files with this name";
+  return -1;
+}
+
+bool write_all(int fd, const std::string &text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    done += std::size_t(n);
+  }
+  return true;
+}
+
+}  // namespace hcc::rt

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Builds the libFuzzer targets with Clang 19 (-fsanitize=fuzzer,address,undefined)
+# into $1 (default: build-fuzz at the top of the tree). Each target is one
+# source here plus the library sources it exercises, compiled directly: the
+# project's own build uses GCC, and libFuzzer needs Clang.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out=${1:-$top/build-fuzz}
+cxx=${HCC_FUZZ_CXX:-clang++-19}
+mkdir -p "$out"
+flags="-std=c++17 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Wno-deprecated-declarations -D_GNU_SOURCE"
+cube="$top/runtime/cube"
+# shellcheck disable=SC2086
+$cxx $flags -I"$cube" -I/usr/include/libxml2 "$here/cubex_reader.cpp" "$cube"/profile.cpp "$cube"/row_order.cpp \
+  "$cube"/anchor_write.cpp "$cube"/anchor_read.cpp "$cube"/cubex_write.cpp "$cube"/cubex_read.cpp "$cube"/summary.cpp \
+  "$cube"/mpi_summary.cpp "$cube"/openmp_summary.cpp -lxml2 -larchive -lfmt -o "$out/cubex_reader"
+# shellcheck disable=SC2086
+$cxx $flags -I"$top/filter" "$here/filter_parser.cpp" "$top/filter/filter.cpp" -o "$out/filter_parser"
+# shellcheck disable=SC2086
+$cxx $flags -I"$top/runtime" "$here/env_parser.cpp" "$top/runtime/core/env.cpp" -o "$out/env_parser"
+# shellcheck disable=SC2086
+$cxx $flags -I"$top/instrumentor/driver" "$here/driver_args.cpp" "$top/instrumentor/driver/args.cpp" \
+  "$top/instrumentor/driver/response_file.cpp" -o "$out/driver_args"
+echo "$out"
