@@ -189,4 +189,20 @@ void settings_init() {
   for (const std::string &m : r.messages) std::fprintf(stderr, "%s\n", m.c_str());
 }
 
+std::vector<std::string> split_list(const char *v) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (const char *p = v;; ++p) {
+    if (*p == ',' || *p == '\0') {
+      size_t b = cur.find_first_not_of(" \t"), e = cur.find_last_not_of(" \t");
+      if (b != std::string::npos) out.push_back(cur.substr(b, e - b + 1));
+      cur.clear();
+      if (*p == '\0') break;
+    } else {
+      cur += *p;
+    }
+  }
+  return out;
+}
+
 }  // namespace hcc::rt

@@ -39,6 +39,11 @@ std::vector<KnownVariable> known_variables();
 // The settings of this process: parsed from `environ` once, at the first
 // event (programs that never enter a region read and print nothing).
 const Settings &settings();
+
+// A comma-separated HCC_* list ("f, g,,h"): names with blanks trimmed, empty
+// entries dropped, in order (duplicates kept). Used by every service that
+// reads a list of names (HCC_SELECT, HCC_TRACE_SELECT, HCC_METRICS …).
+std::vector<std::string> split_list(const char *v);
 void settings_init();  // parses and prints the messages to stderr
 Settings &settings_for_testing();
 

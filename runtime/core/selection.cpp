@@ -1,6 +1,8 @@
 // hcc runtime — selective measurement (see selection.hpp).
 #include "selection.hpp"
 
+#include "env.hpp"
+
 #include <sys/mman.h>
 
 #include <cinttypes>
@@ -44,29 +46,12 @@ uint8_t *g_flags = nullptr;
 std::mutex g_throttle_lock;
 std::string *g_throttled_text = nullptr;  // "name (after N calls, X us/call); ..."
 
-// Comma-separated names; "" entries ignored.
-std::vector<std::string> split_names(const char *v) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (const char *p = v;; ++p) {
-    if (*p == ',' || *p == '\0') {
-      size_t b = cur.find_first_not_of(" \t"), e = cur.find_last_not_of(" \t");
-      if (b != std::string::npos) out.push_back(cur.substr(b, e - b + 1));
-      cur.clear();
-      if (*p == '\0') break;
-    } else {
-      cur += *p;
-    }
-  }
-  return out;
-}
-
 filter::Filter *names_filter(const char *var) {
   const char *v = std::getenv(var);
   if (!v || !*v) return nullptr;
   auto *f = new filter::Filter;
   std::string error;
-  for (const std::string &n : split_names(v)) f->add_include(n, error);
+  for (const std::string &n : split_list(v)) f->add_include(n, error);
   if (f->empty()) {
     std::fprintf(stderr, "hcc: error: %s='%s' names no region; ignored\n", var, v);
     delete f;
@@ -103,7 +88,7 @@ bool selection_init() {
   for (const char *var : {"HCC_INCLUDE", "HCC_EXCLUDE"}) {
     const char *v = std::getenv(var);
     if (!ok || !v || !*v) continue;
-    for (const std::string &p : split_names(v))
+    for (const std::string &p : split_list(v))
       if (!(var[4] == 'I' ? f->add_include(p, error) : f->add_exclude(p, error))) ok = false;
   }
   if (ok && !f->empty()) g_filter = f;

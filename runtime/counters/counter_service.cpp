@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "core/env.hpp"
 #include "core/event_services.hpp"
 #include "core/metrics.hpp"
 #include "core/thread_state.hpp"
@@ -94,24 +96,11 @@ bool flag(const char *var) {
   return false;
 }
 
-std::vector<std::string> split_names(const char *spec) {
+// The HCC_METRICS list; a name listed twice is counted once.
+std::vector<std::string> event_names(const char *spec) {
   std::vector<std::string> out;
-  std::string cur;
-  for (const char *p = spec;; ++p) {
-    if (*p == ',' || *p == '\0') {
-      size_t b = cur.find_first_not_of(" \t"), e = cur.find_last_not_of(" \t");
-      if (b != std::string::npos) {
-        std::string name = cur.substr(b, e - b + 1);
-        bool dup = false;
-        for (const std::string &n : out) dup |= n == name;
-        if (!dup) out.push_back(name);  // a name listed twice is counted once
-      }
-      cur.clear();
-      if (!*p) break;
-    } else {
-      cur += *p;
-    }
-  }
+  for (const std::string &n : split_list(spec))
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
   return out;
 }
 
@@ -164,7 +153,7 @@ bool service_init() {
   bool use_papi, use_perf;
   source_choice(&use_papi, &use_perf);
   if (!spec) return false;
-  std::vector<std::string> names = split_names(spec);
+  std::vector<std::string> names = event_names(spec);
   if (names.empty()) return false;
   if (int(names.size()) > kMaxEvents) {
     error_line("more than " + std::to_string(kMaxEvents) + " events listed");

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/env.hpp"
 #include "core/event_services.hpp"
 #include "core/lifecycle.hpp"
 #include "core/metrics.hpp"
@@ -98,22 +99,6 @@ bool parse_size(const char *v, uint64_t &out) {
   return true;
 }
 
-std::vector<std::string> split_names(const char *v) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (const char *p = v;; ++p) {
-    if (*p == ',' || *p == '\0') {
-      size_t b = cur.find_first_not_of(" \t"), e = cur.find_last_not_of(" \t");
-      if (b != std::string::npos) out.push_back(cur.substr(b, e - b + 1));
-      cur.clear();
-      if (*p == '\0') break;
-    } else {
-      cur += *p;
-    }
-  }
-  return out;
-}
-
 void on_fork_child() {
   // The child's buffers hold its parent's records: it writes no trace (the
   // parent's archive has everything up to the fork). No locks here.
@@ -141,7 +126,7 @@ bool service_init() {
   if (const char *s = std::getenv("HCC_TRACE_SELECT"); s && *s) {
     auto *f = new filter::Filter;
     std::string error;
-    for (const std::string &n : split_names(s)) f->add_include(n, error);
+    for (const std::string &n : split_list(s)) f->add_include(n, error);
     if (f->empty()) {
       std::fprintf(stderr, "hcc: error: HCC_TRACE_SELECT='%s' names no region; tracing every region\n", s);
       delete f;

@@ -147,6 +147,20 @@ std::string anchor_of(const std::string &profile_dir) {
   return run("tar -xOf " + shell_quote(profile_dir + "/profile.cubex") + " anchor.xml").out;
 }
 
+// Exclusive page faults of call path `c`, added per location into `out`.
+void add_faults(const Profile &p, int c, std::vector<double> *out) {
+  for (std::size_t l = 0; l < p.locations(); ++l)
+    (*out)[l] += p.value(c, "perf::PAGE-FAULTS", "excl", static_cast<int>(l));
+}
+
+// Exclusive page faults per location of every call path whose path is `path`.
+std::vector<double> faults_per_location(const Profile &p, const std::string &path) {
+  std::vector<double> out(p.locations(), 0);
+  for (std::size_t c = 0; c < p.json()["callpaths"].size(); ++c)
+    if (p.path(static_cast<int>(c)) == path) add_faults(p, static_cast<int>(c), &out);
+  return out;
+}
+
 std::string attr(const std::string &anchor, const std::string &key) {
   const std::string k = "key=\"" + key + "\" value=\"";
   const auto at = anchor.find(k);
@@ -258,12 +272,7 @@ TEST_P(Counters, EachThreadCountsOnlyItsOwnFaults) {
   ASSERT_EQ(p.locations(), 3u) << "main + 2 workers";
   // Per location: faults in worker/touch. The threads fault at the same time,
   // so process-wide counting would put the big one's faults in the small one.
-  std::vector<double> per_loc(p.locations(), 0);
-  const auto &cps = p.json()["callpaths"];
-  for (std::size_t c = 0; c < cps.size(); ++c)
-    if (p.path(static_cast<int>(c)) == "worker/touch")
-      for (std::size_t l = 0; l < p.locations(); ++l)
-        per_loc[l] += p.value(static_cast<int>(c), "perf::PAGE-FAULTS", "excl", static_cast<int>(l));
+  std::vector<double> per_loc = faults_per_location(p, "worker/touch");
   std::sort(per_loc.begin(), per_loc.end());
   EXPECT_EQ(per_loc[0], 0) << "main never calls touch";
   EXPECT_EQ(per_loc[1], 4 * 4 * 256) << "small thread: 4 x 4 MiB";
@@ -283,10 +292,10 @@ TEST_P(Counters, OpenMpWorkersAreLocationsWithTheirOwnCounts) {
   EXPECT_EQ(r.err, "");
   const Profile p = Profile::load(prof);
   ASSERT_EQ(p.locations(), 2u);
+  // Workers' paths start at the parallel region below main: match by the last region.
   std::vector<double> per_loc(p.locations(), 0);
   for (int c : p.callpaths_where([](const std::string &n) { return Profile::short_name(n) == "touch"; }))
-    for (std::size_t l = 0; l < p.locations(); ++l)
-      per_loc[l] += p.value(c, "perf::PAGE-FAULTS", "excl", static_cast<int>(l));
+    add_faults(p, c, &per_loc);
   // Thread 0 touches 16 MiB, thread 1 32 MiB.
   EXPECT_EQ(per_loc[0], 16 * 256);
   EXPECT_EQ(per_loc[1], 32 * 256);
