@@ -324,6 +324,46 @@ bool parseOnce(const ClangCommand &cmd, const std::string &file_name, const Opti
   return ran && errors->getNumErrors() == 0 && result.ok;
 }
 
+// Every path the parse asks about, for Result::inputs (result_cache.h).
+class RecordingFileSystem : public llvm::vfs::ProxyFileSystem {
+ public:
+  explicit RecordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs)
+      : ProxyFileSystem(std::move(fs)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override {
+    note(path);
+    return ProxyFileSystem::status(path);
+  }
+  bool exists(const llvm::Twine &path) override {
+    note(path);
+    return ProxyFileSystem::exists(path);
+  }
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override {
+    note(path);
+    return ProxyFileSystem::openFileForRead(path);
+  }
+  llvm::vfs::directory_iterator dir_begin(const llvm::Twine &dir, std::error_code &ec) override {
+    note(dir, "L:");  // listed: its entries matter, not only its existence
+    return ProxyFileSystem::dir_begin(dir, ec);
+  }
+  std::vector<std::string> paths() const { return {paths_.begin(), paths_.end()}; }
+
+ private:
+  void note(const llvm::Twine &path, const char *tag = "") {
+    llvm::SmallString<256> p;
+    path.toVector(p);
+    if (!llvm::sys::path::is_absolute(p)) {
+      if (auto cwd = getCurrentWorkingDirectory()) {
+        llvm::SmallString<256> a(*cwd);
+        llvm::sys::path::append(a, p);
+        p = a;
+      }
+    }
+    llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/false);
+    paths_.insert(tag + p.str().str());
+  }
+  std::set<std::string> paths_;
+};
+
 // `fs` with `text` in place of the file `path`.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> withFile(
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, const std::string &path,
@@ -350,9 +390,14 @@ Result run(const std::string &source, const std::vector<std::string> &compile_ar
   for (const std::string &d : cmd.dropped)
     result.messages.push_back("hcc: not passing '" + d + "' to the instrumentor's parser");
 
+  llvm::IntrusiveRefCntPtr<RecordingFileSystem> recorder(new RecordingFileSystem(fs));
+  fs = recorder;
   ParseInput input;
   std::unique_ptr<ErrorCollector> errors;
-  if (parseOnce(cmd, file_name, options, fs, input, result, errors)) return result;
+  if (parseOnce(cmd, file_name, options, fs, input, result, errors)) {
+    result.inputs = recorder->paths();
+    return result;
+  }
 
   // Only OpenMP text Clang 19 cannot parse? Then blank it and parse again,
   // at most a few rounds (a blanked clause can reveal the next error).
@@ -376,6 +421,7 @@ Result run(const std::string &source, const std::vector<std::string> &compile_ar
         size_t at = m.find("error: ");
         if (at != std::string::npos) m.replace(at, 7, "not parsed by Clang 19: ");
       }
+      again.inputs = recorder->paths();
       for (const BlankedPragma &b : input.blanked)
         again.messages.push_back(
             "hcc: " + file_name + ":" + lineOf(input.original, b.begin) +

@@ -68,6 +68,12 @@ struct Result {
   // With Options::headers: every non-system file the parse entered but the
   // main file, in the order first entered (counts above include theirs).
   std::vector<OutputFile> files;
+  // What the result depends on besides the main file and the command line
+  // (for result_cache.h): every path the parse asked the file system about
+  // (opened, checked, listed), found or not — a header that appears where
+  // an #include looked in vain changes the result too. Absolute paths; a
+  // directory the parse listed is marked "L:".
+  std::vector<std::string> inputs;
 };
 
 // `compile_args`: the user's compiler arguments minus sources and -o/-c.

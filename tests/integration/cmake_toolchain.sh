@@ -41,16 +41,20 @@ step "HCC_INSTRUMENT=OFF: the same configuration, plain"
 "$CMAKE" --build off > off-build.log 2>&1 || { cat off-build.log; fail "build (off)"; }
 if strings off/histogram | grep -q libhcc.so; then fail "HCC_INSTRUMENT=OFF still linked the runtime"; fi
 
-step "HCC_COMPILER=clang picks clang/clang++ underneath; HCC_FLAGS reach hcc"
-if command -v clang++ > /dev/null; then
-  HCC_COMPILER=clang "$CMAKE" -S "$SAMPLE" -B clang -G "$GENERATOR" -DCMAKE_TOOLCHAIN_FILE="$TC" \
+# The clang that has an OpenMP runtime here (IT_CLANG: clang, or clang-19
+# with its version suffix, which the toolchain keeps: clang++-19).
+CLANG=${IT_CLANG:-clang}
+CLANGXX=${CLANG/clang/clang++}
+step "HCC_COMPILER=$CLANG picks $CLANG/$CLANGXX underneath; HCC_FLAGS reach hcc"
+if command -v "$CLANGXX" > /dev/null; then
+  HCC_COMPILER=$CLANG "$CMAKE" -S "$SAMPLE" -B clang -G "$GENERATOR" -DCMAKE_TOOLCHAIN_FILE="$TC" \
     "-DHCC_FLAGS=--hcc-verbose" > clang.log 2>&1 || { cat clang.log; fail "configure (clang)"; }
-  [[ "$(compiler clang C)" == */clang ]] || fail "C compiler is $(compiler clang C), not clang"
-  [[ "$(compiler clang CXX)" == */clang++ ]] || fail "C++ compiler is $(compiler clang CXX), not clang++"
+  [[ "$(compiler clang C)" == */"$CLANG" ]] || fail "C compiler is $(compiler clang C), not $CLANG"
+  [[ "$(compiler clang CXX)" == */"$CLANGXX" ]] || fail "C++ compiler is $(compiler clang CXX), not $CLANGXX"
   # HCC_COMPILER still exported while building: the launcher must not mind.
-  HCC_COMPILER=clang "$CMAKE" --build clang --target stats -j 2 > clang-build.log 2>&1 \
+  HCC_COMPILER=$CLANG "$CMAKE" --build clang --target stats -j 2 > clang-build.log 2>&1 \
     || { cat clang-build.log; fail "build (clang)"; }
-  grep -q "hcc: run: .*clang .*stats.c" clang-build.log || { cat clang-build.log; fail "--hcc-verbose from HCC_FLAGS not applied, or clang not used"; }
+  grep -q "hcc: run: .*$CLANG .*stats.c" clang-build.log || { cat clang-build.log; fail "--hcc-verbose from HCC_FLAGS not applied, or clang not used"; }
 fi
 step "hcc-cc/hcc-c++ as CMAKE_<LANG>_COMPILER (compiler mode, no toolchain)"
 "$CMAKE" -S "$SAMPLE" -B cm -G "$GENERATOR" -DCMAKE_C_COMPILER="$IT_PREFIX/bin/hcc-cc" \
