@@ -39,6 +39,9 @@ struct Options {
   // come back in Result::files. Off: only the main file, and the parser
   // skips every other file's function bodies.
   bool headers = false;
+  // Where precompiled preambles of the leading system headers are kept and
+  // reused (preamble_cache.h); "" for none.
+  std::string preamble_dir;
 };
 
 // A file the main file includes, as the compiler is to read it instead of

@@ -26,24 +26,6 @@ namespace {
 
 constexpr char kMagic[] = "hcc-instrument-cache-1";
 
-// Size, modification time and inode of a file; "" when it is missing, so
-// a file that appears later does not match either. A directory that was
-// only looked up counts by its existence (files probed in it are inputs of
-// their own; a build writing objects beside its sources must not turn every
-// compile into a miss); one the parse listed ("L:" prefix, the clang
-// driver's toolchain search) by its modification time too.
-std::string signature(const std::string &input) {
-  const bool listed = input.compare(0, 2, "L:") == 0;
-  const std::string p = listed ? input.substr(2) : input;
-  struct stat st;
-  if (::stat(p.c_str(), &st) != 0) return "";
-  if (S_ISDIR(st.st_mode) && !listed) return "dir";
-  return std::to_string(static_cast<long long>(st.st_size)) + ":" +
-         std::to_string(static_cast<long long>(st.st_mtim.tv_sec)) + "." +
-         std::to_string(static_cast<long long>(st.st_mtim.tv_nsec)) + ":" +
-         std::to_string(static_cast<unsigned long long>(st.st_ino));
-}
-
 class Writer {
  public:
   void str(const std::string &s) {
@@ -98,6 +80,25 @@ class Reader {
 
 }  // namespace
 
+// Size, modification time and inode of a file; "" when it is missing, so
+// a file that appears later does not match either. A directory that was
+// only looked up counts by its existence (files probed in it are inputs of
+// their own; a build writing objects beside its sources must not turn every
+// compile into a miss); one the parse listed ("L:" prefix, the clang
+// driver's toolchain search) by its modification time too.
+std::string inputSignature(const std::string &input) {
+  const bool listed = input.compare(0, 2, "L:") == 0;
+  const std::string p = listed ? input.substr(2) : input;
+  struct stat st;
+  if (::stat(p.c_str(), &st) != 0) return "";
+  if (S_ISDIR(st.st_mode) && !listed) return "dir";
+  return std::to_string(static_cast<long long>(st.st_size)) + ":" +
+         std::to_string(static_cast<long long>(st.st_mtim.tv_sec)) + "." +
+         std::to_string(static_cast<long long>(st.st_mtim.tv_nsec)) + ":" +
+         std::to_string(static_cast<unsigned long long>(st.st_ino));
+}
+
+
 std::string ResultCache::directoryFromEnvironment() {
   const char *off = std::getenv("HCC_CACHE");
   if (off) {
@@ -145,7 +146,7 @@ std::optional<Result> ResultCache::lookup(const std::string &key) const {
   std::vector<std::string> deps;
   if (!in.strs(deps) || deps.size() % 2) return std::nullopt;
   for (size_t i = 0; i < deps.size(); i += 2)
-    if (signature(deps[i]) != deps[i + 1]) return std::nullopt;
+    if (inputSignature(deps[i]) != deps[i + 1]) return std::nullopt;
   Result r;
   uint64_t n_files = 0;
   if (!in.str(r.output) || !in.num(r.guards) || !in.num(r.setjmp_marks) || !in.num(r.filtered) ||
@@ -173,7 +174,7 @@ void ResultCache::store(const std::string &key, const Result &r) const {
   std::vector<std::string> deps;
   for (const std::string &p : r.inputs) {
     deps.push_back(p);
-    deps.push_back(signature(p));
+    deps.push_back(inputSignature(p));
   }
   out.num(deps.size());
   for (const std::string &d : deps) out.str(d);
@@ -216,7 +217,7 @@ void ResultCache::store(const std::string &key, const Result &r) const {
 }
 
 void ResultCache::evictIfLarge() const {
-  uint64_t max_mb = 256;
+  uint64_t max_mb = 512;
   if (const char *m = std::getenv("HCC_CACHE_MAX_MB"); m && *m) max_mb = std::strtoull(m, nullptr, 10);
   const uint64_t limit = max_mb << 20;
   struct Entry {

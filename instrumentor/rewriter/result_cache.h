@@ -17,7 +17,8 @@
 //
 // Environment: HCC_CACHE=off disables it; HCC_CACHE_DIR (default
 // $XDG_CACHE_HOME/hcc, else $HOME/.cache/hcc) is where entries go;
-// HCC_CACHE_MAX_MB (default 256) bounds its size: now and then a store
+// HCC_CACHE_MAX_MB (default 512) bounds its size (precompiled preambles,
+// preamble_cache.h, live there too): now and then a store
 // removes the least recently used entries.
 #ifndef HCC_REWRITER_RESULT_CACHE_H
 #define HCC_REWRITER_RESULT_CACHE_H
@@ -29,6 +30,11 @@
 #include <vector>
 
 namespace hcc::rewriter {
+
+// What an input looks like now: size, modification time and inode of a
+// file, "dir" for a directory that was only looked up, modification time
+// too for one that was listed ("L:" prefix), "" when missing.
+std::string inputSignature(const std::string &input);
 
 class ResultCache {
  public:

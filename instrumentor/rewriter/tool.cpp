@@ -220,6 +220,7 @@ int main(int argc, char **argv) {
 
   // An unchanged file compiled again: its stored result (result_cache.h).
   hcc::rewriter::ResultCache cache(hcc::rewriter::ResultCache::directoryFromEnvironment());
+  options.preamble_dir = cache.enabled() ? hcc::rewriter::ResultCache::directoryFromEnvironment() : "";
   std::string key;
   std::vector<std::string> key_parts;
   if (cache.enabled() && cacheKeyParts(cl, options, key_parts))

@@ -8,10 +8,13 @@
 # right after the other (the order alternates), and the ratio of the pair
 # is taken; the table shows the medians of those ratios, wall clock and CPU
 # time (user + system of every process involved), so a shared machine's
-# load drifting between rounds cancels out. Two hcc columns:
-#   warm — the instrumentor's result cache on (its default; the first,
-#          untimed compile fills it): a file compiled again unchanged;
-#   cold — HCC_CACHE=off: every compile parses the file.
+# load drifting between rounds cancels out. Three hcc columns:
+#   warm   — the instrumentor's caches on (their default; untimed compiles
+#            fill them): the file compiled again unchanged (result cache);
+#   edited — the file's body changed before every compile (a comment
+#            appended): its leading system headers come from the
+#            precompiled preamble, the rest is parsed;
+#   cold   — HCC_CACHE=off: every compile parses everything.
 # Usage: build_time.sh <prefix-or-build-dir> [rounds]   (default 9 rounds)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,14 +42,26 @@ def run(cmd, env=None):
 def measure(cc, src):
     plain = [cc, "-O2", "-c", src, "-o", os.path.join(work, "plain.o")]
     inst = [hcc, "--hcc-compiler=" + cc, "-O2", "-c", src, "-o", os.path.join(work, "hcc.o")]
+    edited = os.path.join(work, "edit-" + cc, os.path.basename(src))
+    os.makedirs(os.path.dirname(edited), exist_ok=True)
+    text = open(src).read()
+    def edit(i):
+        with open(edited, "w") as f:
+            f.write(text + f"/* edit {i} */\n")
+    inst_edited = [hcc, "--hcc-compiler=" + cc, "-O2", "-c", edited, "-o", os.path.join(work, "hcc.o")]
     warm_env = dict(os.environ, HCC_CACHE_DIR=cache)
     warm_env.pop("HCC_CACHE", None)
     cold_env = dict(os.environ, HCC_CACHE="off")
     run(plain)
-    run(inst, warm_env)  # fills the cache
-    rows = {"plain": [], "warm": [], "cold": []}
+    run(inst, warm_env)  # fills the result cache
+    for i in (-2, -1):   # the preamble: seen, then precompiled
+        edit(i)
+        run(inst_edited, warm_env)
+    rows = {"plain": [], "warm": [], "edited": [], "cold": []}
     for i in range(rounds):
-        order = [("plain", plain, None), ("warm", inst, warm_env), ("cold", inst, cold_env)]
+        edit(i)
+        order = [("plain", plain, None), ("warm", inst, warm_env), ("edited", inst_edited, warm_env),
+                 ("cold", inst, cold_env)]
         if i % 2:
             order.reverse()
         for name, cmd, env in order:
@@ -54,14 +69,14 @@ def measure(cc, src):
     med = lambda xs: statistics.median(xs)
     plain_wall = med([w for w, _ in rows["plain"]])
     out = f"{os.path.basename(src):18s} {cc:8s} plain {plain_wall*1e3:6.0f} ms"
-    for name in ("warm", "cold"):
+    for name in ("warm", "edited", "cold"):
         wall_ratio = med([h[0] / p[0] for h, p in zip(rows[name], rows["plain"])])
         cpu_ratio = med([h[1] / p[1] for h, p in zip(rows[name], rows["plain"])])
         wall = med([w for w, _ in rows[name]])
-        out += f" | hcc {name} {wall*1e3:6.0f} ms  ratio {wall_ratio:4.2f} (cpu {cpu_ratio:4.2f})"
+        out += f" | {name} {wall*1e3:5.0f} ms {wall_ratio:4.2f} (cpu {cpu_ratio:4.2f})"
     print(out, flush=True)
 
-print(f"{'file':18s} {'compiler':8s} medians of {rounds} paired rounds; ratio = hcc/plain")
+print(f"{'file':18s} {'compiler':8s} medians of {rounds} paired rounds; hcc ms, hcc/plain wall (cpu)")
 for src, compilers in ((os.path.join(root, "samples/matmul/matmul.c"), ("gcc", "clang")),
                        (os.path.join(root, "samples/cpp/particles.cpp"), ("g++", "clang++")),
                        (os.path.join(here, "heavy_headers.cpp"), ("g++", "clang++"))):

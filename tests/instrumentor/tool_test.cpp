@@ -95,6 +95,36 @@ TEST(Tool, CacheServesUnchangedFilesAndNoticesChangedOrNewHeaders) {
   unsetenv("HCC_CACHE_DIR");
 }
 
+// The precompiled preamble (preamble_cache.h): a file whose body changes is
+// parsed again, but its leading system headers come from a PCH from the
+// second parse on; the rewrite is the same as without any cache.
+TEST(Tool, EditedFileReusesItsPrecompiledSystemHeaders) {
+  TempDir dir;
+  const std::string head = "#include <map>\n#include <string>\n";
+  std::string src = dir.write("app.cpp", head + "int f() { return 1; }\n");
+  setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
+  unsetenv("HCC_CACHE");
+  auto instrument = [&](const std::string &body) {
+    dir.write("app.cpp", head + body);
+    return run({kTool, "--verbose", "-o", dir.file("out.cpp"), src, "--", "-O2"});
+  };
+  const std::string from_pch = "system headers from a precompiled preamble";
+  Process first = instrument("int f() { return 1; }\n");
+  ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_EQ(first.out.find(from_pch), std::string::npos);
+  Process second = instrument("int f() { return 2; }\n");
+  EXPECT_NE(second.out.find("precompiled its leading system headers"), std::string::npos) << second.out;
+  Process third = instrument("std::map<std::string, int> g() { return {{\"a\", 3}}; }\n");
+  EXPECT_NE(third.out.find(from_pch), std::string::npos) << third.out;
+  const std::string with_pch = readFile(dir.file("out.cpp"));
+  setenv("HCC_CACHE", "off", 1);
+  ASSERT_EQ(run({kTool, "-o", dir.file("ref.cpp"), src, "--", "-O2"}).status, 0);
+  EXPECT_EQ(with_pch, readFile(dir.file("ref.cpp")));
+  EXPECT_NE(with_pch.find("\"g()\""), std::string::npos) << with_pch;
+  unsetenv("HCC_CACHE");
+  unsetenv("HCC_CACHE_DIR");
+}
+
 TEST(Tool, NameDefaultsToTheSourceArgument) {
   TempDir dir;
   std::string src = dir.write("m.c", "int main(void) { return 0; }\n");
