@@ -7,6 +7,8 @@
 #include "openmp_directives.h"
 #include "rewrite_context.h"
 #include "setjmp_marks.h"
+#include "preamble_cache.h"
+#include "recording_fs.h"
 #include "unknown_directives.h"
 #include "user_regions.h"
 
@@ -18,12 +20,14 @@
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
+#include <clang/Lex/PreprocessorOptions.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <algorithm>
+#include <optional>
 #include <map>
 #include <set>
 
@@ -115,6 +119,7 @@ class FileRecorder : public PPCallbacks {
 struct ParseInput {
   std::string original;  // "" : the parsed buffer is the real text
   std::vector<BlankedPragma> blanked;
+  std::optional<PreambleUse> preamble;  // the leading system headers, precompiled
 };
 
 // `#line 1 "NAME"` + text: the compiler names the user's file and lines in
@@ -160,7 +165,9 @@ class InstrumentConsumer : public ASTConsumer {
     // Top-level declarations in the user's files (system headers hold most
     // of the AST, and nothing of theirs is rewritten).
     std::vector<Decl *> user_decls;
-    for (Decl *d : ast.getTranslationUnitDecl()->decls()) {
+    // Only the declarations parsed here: a precompiled preamble's stay in
+    // the PCH (they are all system headers').
+    for (Decl *d : ast.getTranslationUnitDecl()->noload_decls()) {
       // The name's location: abbreviated function templates (`void f(auto)`)
       // have no begin location of their own.
       if (d->isImplicit() || d->getLocation().isInvalid()) continue;
@@ -292,6 +299,15 @@ class InstrumentAction : public ASTFrontendAction {
     ci.getDiagnosticOpts().ShowCarets = false;
     // Freeing a large AST takes measurable time; the tool exits right after.
     if (options_.leak_ast) ci.getFrontendOpts().DisableFree = true;
+    // The main file's leading system headers from their precompiled
+    // preamble, as clangd does (its inputs were checked when it was found).
+    if (input_.preamble) {
+      PreprocessorOptions &pp = ci.getPreprocessorOpts();
+      pp.ImplicitPCHInclude = input_.preamble->pch;
+      pp.PrecompiledPreambleBytes = {input_.preamble->size, input_.preamble->ends_at_start_of_line};
+      pp.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+      pp.UsePredefines = false;
+    }
     return true;
   }
 
@@ -350,9 +366,31 @@ Result run(const std::string &source, const std::vector<std::string> &compile_ar
   for (const std::string &d : cmd.dropped)
     result.messages.push_back("hcc: not passing '" + d + "' to the instrumentor's parser");
 
+  llvm::IntrusiveRefCntPtr<RecordingFileSystem> recorder(new RecordingFileSystem(fs));
+  fs = recorder;
   ParseInput input;
   std::unique_ptr<ErrorCollector> errors;
-  if (parseOnce(cmd, file_name, options, fs, input, result, errors)) return result;
+  std::vector<std::string> preamble_inputs;
+  if (!options.preamble_dir.empty() && (cmd.language == "c" || cmd.language == "c++"))
+    input.preamble =
+        preparePreamble(options.preamble_dir, cmd, source, fs, result.messages, preamble_inputs);
+  if (input.preamble) {
+    if (parseOnce(cmd, file_name, options, fs, input, result, errors)) {
+      result.inputs = recorder->paths();
+      result.inputs.insert(result.inputs.end(), preamble_inputs.begin(), preamble_inputs.end());
+      return result;
+    }
+    // Whatever went wrong, the plain way decides.
+    std::vector<std::string> keep = result.messages;
+    result = Result();
+    result.messages = std::move(keep);
+    result.messages.push_back("hcc: " + file_name + ": parsing again without the precompiled preamble");
+    input.preamble.reset();
+  }
+  if (parseOnce(cmd, file_name, options, fs, input, result, errors)) {
+    result.inputs = recorder->paths();
+    return result;
+  }
 
   // Only OpenMP text Clang 19 cannot parse? Then blank it and parse again,
   // at most a few rounds (a blanked clause can reveal the next error).
@@ -376,6 +414,7 @@ Result run(const std::string &source, const std::vector<std::string> &compile_ar
         size_t at = m.find("error: ");
         if (at != std::string::npos) m.replace(at, 7, "not parsed by Clang 19: ");
       }
+      again.inputs = recorder->paths();
       for (const BlankedPragma &b : input.blanked)
         again.messages.push_back(
             "hcc: " + file_name + ":" + lineOf(input.original, b.begin) +

@@ -39,6 +39,9 @@ struct Options {
   // come back in Result::files. Off: only the main file, and the parser
   // skips every other file's function bodies.
   bool headers = false;
+  // Where precompiled preambles of the leading system headers are kept and
+  // reused (preamble_cache.h); "" for none.
+  std::string preamble_dir;
 };
 
 // A file the main file includes, as the compiler is to read it instead of
@@ -68,6 +71,12 @@ struct Result {
   // With Options::headers: every non-system file the parse entered but the
   // main file, in the order first entered (counts above include theirs).
   std::vector<OutputFile> files;
+  // What the result depends on besides the main file and the command line
+  // (for result_cache.h): every path the parse asked the file system about
+  // (opened, checked, listed), found or not — a header that appears where
+  // an #include looked in vain changes the result too. Absolute paths; a
+  // directory the parse listed is marked "L:".
+  std::vector<std::string> inputs;
 };
 
 // `compile_args`: the user's compiler arguments minus sources and -o/-c.

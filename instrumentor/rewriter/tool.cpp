@@ -10,12 +10,14 @@
 // With --shadow-dir the project's own headers are instrumented too, their
 // copies written under ROOT (shadow_tree.h).
 #include "instrument.h"
+#include "result_cache.h"
 #include "shadow_tree.h"
 
 #include "filter/filter.hpp"
 
 #include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
@@ -126,6 +128,41 @@ bool writeAtomically(const std::string &path, const std::string &text, std::stri
   return true;
 }
 
+// Everything the result depends on that is known before parsing, for the
+// cache key (result_cache.h); false when the source cannot be read.
+bool cacheKeyParts(const CommandLine &cl, const hcc::rewriter::Options &options,
+                   std::vector<std::string> &parts) {
+  auto source = llvm::MemoryBuffer::getFile(cl.source);
+  if (!source) return false;
+  llvm::sys::fs::file_status exe;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  if (llvm::sys::fs::status(self, exe)) return false;
+  llvm::SmallString<256> cwd, abs_source(cl.source);
+  llvm::sys::fs::current_path(cwd);
+  llvm::sys::fs::make_absolute(abs_source);
+  parts = {self, std::to_string(exe.getSize()),
+           std::to_string(exe.getLastModificationTime().time_since_epoch().count()),
+           cwd.str().str(), abs_source.str().str(), (*source)->getBuffer().str(),
+           cl.main_file_name, options.openmp ? "openmp" : "no-openmp",
+           options.headers ? "headers" : "no-headers"};
+  for (const char *env : {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH"}) {
+    const char *v = getenv(env);
+    parts.push_back(std::string(env) + "=" + (v ? v : ""));
+  }
+  parts.push_back("--");
+  parts.insert(parts.end(), cl.compile_args.begin(), cl.compile_args.end());
+  parts.push_back("--filters");
+  for (const std::string &f : cl.filter_files) {
+    auto text = llvm::MemoryBuffer::getFile(f);
+    if (!text) return false;
+    parts.push_back(f);
+    parts.push_back((*text)->getBuffer().str());
+  }
+  for (const std::string &p : cl.includes) parts.push_back("+" + p);
+  for (const std::string &p : cl.excludes) parts.push_back("-" + p);
+  return true;
+}
+
 // Exit without running destructors: the AST was deliberately leaked
 // (Options::leak_ast), and after a recovered crash Clang's state must not be
 // touched again.
@@ -181,14 +218,31 @@ int main(int argc, char **argv) {
   options.headers = !cl.shadow_dir.empty();
   hcc::rewriter::Result result;
 
-  // A crash inside Clang on some unusual input must end as a plain failure
-  // (the driver then compiles the original), not as a core dump and a stack
-  // trace in the user's build log.
-  llvm::CrashRecoveryContext::Enable();
-  llvm::CrashRecoveryContext crc;
-  bool survived = crc.RunSafely([&] {
-    result = hcc::rewriter::instrumentFile(cl.source, cl.compile_args, options);
-  });
+  // An unchanged file compiled again: its stored result (result_cache.h).
+  hcc::rewriter::ResultCache cache(hcc::rewriter::ResultCache::directoryFromEnvironment());
+  options.preamble_dir = cache.enabled() ? hcc::rewriter::ResultCache::directoryFromEnvironment() : "";
+  std::string key;
+  std::vector<std::string> key_parts;
+  if (cache.enabled() && cacheKeyParts(cl, options, key_parts))
+    key = hcc::rewriter::ResultCache::key(key_parts);
+  bool survived = true, cached = false;
+  if (!key.empty()) {
+    if (auto hit = cache.lookup(key)) {
+      result = std::move(*hit);
+      cached = true;
+    }
+  }
+  if (!cached) {
+    // A crash inside Clang on some unusual input must end as a plain failure
+    // (the driver then compiles the original), not as a core dump and a
+    // stack trace in the user's build log.
+    llvm::CrashRecoveryContext::Enable();
+    llvm::CrashRecoveryContext crc;
+    survived = crc.RunSafely([&] {
+      result = hcc::rewriter::instrumentFile(cl.source, cl.compile_args, options);
+    });
+    if (survived && result.ok && !key.empty()) cache.store(key, result);
+  }
 
   if (cl.verbose) {
     for (const std::string &m : result.messages) llvm::errs() << m << '\n';
@@ -218,8 +272,8 @@ int main(int argc, char **argv) {
   }
   if (cl.verbose) {
     llvm::errs() << "hcc: " << (cl.main_file_name.empty() ? cl.source : cl.main_file_name)
-                 << ": " << result.guards << " function guard(s), " << result.setjmp_marks
-                 << " setjmp mark(s)";
+                 << ": " << (cached ? "(from the instrumentation cache) " : "") << result.guards
+                 << " function guard(s), " << result.setjmp_marks << " setjmp mark(s)";
     if (!filter.empty())
       llvm::errs() << ", " << result.filtered << " function(s) filtered out, " << result.loops << " loop region(s)";
     if (result.openmp_directives) llvm::errs() << ", " << result.openmp_directives << " OpenMP directive(s)";

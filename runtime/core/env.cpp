@@ -110,6 +110,9 @@ const Variable kVariables[] = {
     {"HCC_COMPILER", "(by source language)", "compiler under hcc (driver)", nullptr},
     {"HCC_WRAPPER", "on", "off: hcc passes everything through (driver)", nullptr},
     {"HCC_INSTRUMENTOR", "(installed)", "command that rewrites sources (driver)", nullptr},
+    {"HCC_CACHE", "on", "off: hcc-instrument neither reads nor writes its result cache (driver)", nullptr},
+    {"HCC_CACHE_DIR", "$XDG_CACHE_HOME/hcc or ~/.cache/hcc", "where hcc-instrument caches rewritten files (driver)", nullptr},
+    {"HCC_CACHE_MAX_MB", "(see instrumentor/README.md)", "size bound of hcc-instrument's result cache (driver)", nullptr},
     {"HCC_DRIVER_DEPTH", "0", "nesting guard the driver sets for the compiler it runs (driver)", nullptr},
     // Read by the build and test scripts; often exported in a developer's shell.
     {"HCC_BUILD_DIR", "./build", "build tree of scripts/build.sh and scripts/test.sh", nullptr},

@@ -1,25 +1,86 @@
 #!/usr/bin/env bash
-# Build time through hcc versus the plain compiler (-O2 -c), median of N runs,
-# for the samples and a file behind heavy standard headers.
-# Usage: build_time.sh <prefix-or-build-dir> [runs]
+# Build time through hcc versus the plain compiler (-O2 -c), for a small C
+# file (samples/matmul), a C++ file with templates and lambdas
+# (samples/cpp/particles.cpp) and a header-heavy C++ file
+# (heavy_headers.cpp: <regex>, <map>, <iostream> …), with gcc and clang.
+#
+# Paired runs: each round compiles the file plainly and through hcc, one
+# right after the other (the order alternates), and the ratio of the pair
+# is taken; the table shows the medians of those ratios, wall clock and CPU
+# time (user + system of every process involved), so a shared machine's
+# load drifting between rounds cancels out. Three hcc columns:
+#   warm   — the instrumentor's caches on (their default; untimed compiles
+#            fill them): the file compiled again unchanged (result cache);
+#   edited — the file's body changed before every compile (a comment
+#            appended): its leading system headers come from the
+#            precompiled preamble, the rest is parsed;
+#   cold   — HCC_CACHE=off: every compile parses everything.
+# Usage: build_time.sh <prefix-or-build-dir> [rounds]   (default 9 rounds)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 hcc=${1:-$root/build}/bin/hcc
-runs=${2:-7}
-work=$(mktemp -d)
-command -v hyperfine >/dev/null || { echo "needs hyperfine (apt-get install hyperfine)"; exit 2; }
-measure() { # compiler source
-  local cc=$1 src=$2
-  hyperfine -N --runs "$runs" --warmup 1 --export-json "$work/t.json" \
-    "$cc -O2 -c $src -o $work/plain.o" "$hcc --hcc-compiler=$cc -O2 -c $src -o $work/hcc.o" >/dev/null
-  python3 - "$work/t.json" "$cc" "$(basename "$src")" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))["results"]
-plain, inst = r[0]["median"], r[1]["median"]
-print(f"{sys.argv[3]:20s} {sys.argv[2]:8s} plain {plain*1e3:7.0f} ms   hcc {inst*1e3:7.0f} ms   ratio {inst/plain:4.2f}")
+rounds=${2:-9}
+[ -x "$hcc" ] || { echo "no hcc at $hcc" >&2; exit 2; }
+exec python3 - "$hcc" "$rounds" "$root" "$here" <<'PY'
+import os, resource, statistics, subprocess, sys, tempfile, time
+
+hcc, rounds, root, here = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+work = tempfile.mkdtemp(prefix="hcc-build-time-")
+cache = os.path.join(work, "cache")
+
+def run(cmd, env=None):
+    """Wall and CPU seconds of one command and all its children."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+def measure(cc, src):
+    plain = [cc, "-O2", "-c", src, "-o", os.path.join(work, "plain.o")]
+    inst = [hcc, "--hcc-compiler=" + cc, "-O2", "-c", src, "-o", os.path.join(work, "hcc.o")]
+    edited = os.path.join(work, "edit-" + cc, os.path.basename(src))
+    os.makedirs(os.path.dirname(edited), exist_ok=True)
+    text = open(src).read()
+    def edit(i):
+        with open(edited, "w") as f:
+            f.write(text + f"/* edit {i} */\n")
+    inst_edited = [hcc, "--hcc-compiler=" + cc, "-O2", "-c", edited, "-o", os.path.join(work, "hcc.o")]
+    warm_env = dict(os.environ, HCC_CACHE_DIR=cache)
+    warm_env.pop("HCC_CACHE", None)
+    cold_env = dict(os.environ, HCC_CACHE="off")
+    run(plain)
+    run(inst, warm_env)  # fills the result cache
+    for i in (-2, -1):   # the preamble: seen, then precompiled
+        edit(i)
+        run(inst_edited, warm_env)
+    rows = {"plain": [], "warm": [], "edited": [], "cold": []}
+    for i in range(rounds):
+        edit(i)
+        order = [("plain", plain, None), ("warm", inst, warm_env), ("edited", inst_edited, warm_env),
+                 ("cold", inst, cold_env)]
+        if i % 2:
+            order.reverse()
+        for name, cmd, env in order:
+            rows[name].append(run(cmd, env))
+    med = lambda xs: statistics.median(xs)
+    plain_wall = med([w for w, _ in rows["plain"]])
+    out = f"{os.path.basename(src):18s} {cc:8s} plain {plain_wall*1e3:6.0f} ms"
+    for name in ("warm", "edited", "cold"):
+        wall_ratio = med([h[0] / p[0] for h, p in zip(rows[name], rows["plain"])])
+        cpu_ratio = med([h[1] / p[1] for h, p in zip(rows[name], rows["plain"])])
+        wall = med([w for w, _ in rows[name]])
+        out += f" | {name} {wall*1e3:5.0f} ms {wall_ratio:4.2f} (cpu {cpu_ratio:4.2f})"
+    print(out, flush=True)
+
+print(f"{'file':18s} {'compiler':8s} medians of {rounds} paired rounds; hcc ms, hcc/plain wall (cpu)")
+for src, compilers in ((os.path.join(root, "samples/matmul/matmul.c"), ("gcc", "clang")),
+                       (os.path.join(root, "samples/cpp/particles.cpp"), ("g++", "clang++")),
+                       (os.path.join(here, "heavy_headers.cpp"), ("g++", "clang++"))):
+    for cc in compilers:
+        measure(cc, src)
+subprocess.run(["rm", "-rf", work])
 PY
-}
-for src in "$root/samples/matmul/matmul.c"; do measure gcc "$src"; measure clang "$src"; done
-for src in "$root/samples/cpp/particles.cpp" "$here/heavy_headers.cpp"; do measure g++ "$src"; measure clang++ "$src"; done
-rm -rf "$work"

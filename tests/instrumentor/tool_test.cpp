@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace hcc::test {
@@ -55,6 +56,73 @@ TEST(Tool, ShadowDirHoldsHeaderCopiesAndMirrorsTheirDirectories) {
   EXPECT_TRUE(std::filesystem::is_symlink(root + real + "/inc/other.h"));
   EXPECT_TRUE(std::filesystem::is_symlink(root + real + "/app.cpp"));
   EXPECT_EQ(readFile(root + ".names"), copy + "\t" + dir.file("inc/util.h") + "\n");
+}
+
+// The result cache (result_cache.h): an unchanged file is not parsed again;
+// an edited header, or a new header where an #include looked in vain,
+// means a new parse; HCC_CACHE=off turns it off.
+TEST(Tool, CacheServesUnchangedFilesAndNoticesChangedOrNewHeaders) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("early"));
+  std::filesystem::create_directories(dir.file("late"));
+  dir.write("late/h.h", "inline int one() { return 1; }\n");
+  std::string src = dir.write("app.cpp", "#include \"h.h\"\nint main() { return one(); }\n");
+  setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
+  unsetenv("HCC_CACHE");
+  auto instrument = [&] {
+    return run({kTool, "--verbose", "-o", dir.file("out.cpp"), src, "--", "-I" + dir.file("early"),
+                "-I" + dir.file("late")});
+  };
+  const std::string cached = "(from the instrumentation cache)";
+  Process first = instrument();
+  ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_EQ(first.out.find(cached), std::string::npos) << first.out;
+  const std::string out1 = readFile(dir.file("out.cpp"));
+  Process again = instrument();
+  EXPECT_NE(again.out.find(cached), std::string::npos) << again.out;
+  EXPECT_EQ(readFile(dir.file("out.cpp")), out1);
+  // A new header where the lookup looked first.
+  dir.write("early/h.h", "inline int one() { return 2; }\n");
+  EXPECT_EQ(instrument().out.find(cached), std::string::npos);
+  EXPECT_NE(instrument().out.find(cached), std::string::npos);
+  // An edited header.
+  dir.write("early/h.h", "inline int one() { return 3; }  \n");
+  EXPECT_EQ(instrument().out.find(cached), std::string::npos);
+  // Off.
+  setenv("HCC_CACHE", "off", 1);
+  EXPECT_EQ(instrument().out.find(cached), std::string::npos);
+  unsetenv("HCC_CACHE");
+  unsetenv("HCC_CACHE_DIR");
+}
+
+// The precompiled preamble (preamble_cache.h): a file whose body changes is
+// parsed again, but its leading system headers come from a PCH from the
+// second parse on; the rewrite is the same as without any cache.
+TEST(Tool, EditedFileReusesItsPrecompiledSystemHeaders) {
+  TempDir dir;
+  const std::string head = "#include <map>\n#include <string>\n";
+  std::string src = dir.write("app.cpp", head + "int f() { return 1; }\n");
+  setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
+  unsetenv("HCC_CACHE");
+  auto instrument = [&](const std::string &body) {
+    dir.write("app.cpp", head + body);
+    return run({kTool, "--verbose", "-o", dir.file("out.cpp"), src, "--", "-O2"});
+  };
+  const std::string from_pch = "system headers from a precompiled preamble";
+  Process first = instrument("int f() { return 1; }\n");
+  ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_EQ(first.out.find(from_pch), std::string::npos);
+  Process second = instrument("int f() { return 2; }\n");
+  EXPECT_NE(second.out.find("precompiled its leading system headers"), std::string::npos) << second.out;
+  Process third = instrument("std::map<std::string, int> g() { return {{\"a\", 3}}; }\n");
+  EXPECT_NE(third.out.find(from_pch), std::string::npos) << third.out;
+  const std::string with_pch = readFile(dir.file("out.cpp"));
+  setenv("HCC_CACHE", "off", 1);
+  ASSERT_EQ(run({kTool, "-o", dir.file("ref.cpp"), src, "--", "-O2"}).status, 0);
+  EXPECT_EQ(with_pch, readFile(dir.file("ref.cpp")));
+  EXPECT_NE(with_pch.find("\"g()\""), std::string::npos) << with_pch;
+  unsetenv("HCC_CACHE");
+  unsetenv("HCC_CACHE_DIR");
 }
 
 TEST(Tool, NameDefaultsToTheSourceArgument) {

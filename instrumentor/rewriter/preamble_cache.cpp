@@ -1,0 +1,203 @@
+#include "preamble_cache.h"
+
+#include "recording_fs.h"
+#include "result_cache.h"
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/PCHContainerOperations.h>
+#include <clang/Frontend/PrecompiledPreamble.h>
+#include <clang/Frontend/Utils.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Process.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cctype>
+
+namespace hcc::rewriter {
+
+using namespace clang;
+namespace fs = llvm::sys::fs;
+
+namespace {
+
+bool isBlank(char c) { return c == ' ' || c == '\t'; }
+
+// The preamble up to the start of the line of its first quoted #include
+// (a project header: parsed with the rest, so it can be rewritten).
+unsigned cutAtQuotedInclude(llvm::StringRef text, unsigned size) {
+  size_t line = 0;
+  while (line < size) {
+    size_t i = line;
+    while (i < size && isBlank(text[i])) ++i;
+    if (i < size && text[i] == '#') {
+      ++i;
+      while (i < size && isBlank(text[i])) ++i;
+      size_t w = i;
+      while (w < size && std::isalpha(static_cast<unsigned char>(text[w]))) ++w;
+      llvm::StringRef word = text.slice(i, w);
+      if (word == "include" || word == "import" || word == "include_next") {
+        while (w < size && isBlank(text[w])) ++w;
+        if (w < size && text[w] == '"') return unsigned(line);
+      }
+    }
+    size_t eol = text.find('\n', line);
+    if (eol == llvm::StringRef::npos) break;
+    line = eol + 1;
+  }
+  return size;
+}
+
+// Watches the precompilation: a non-system file other than the main one
+// makes the preamble unusable (its functions must be rewritten).
+class UserFileWatch : public PreambleCallbacks {
+ public:
+  void BeforeExecute(CompilerInstance &ci) override { sm_ = &ci.getSourceManager(); }
+  std::unique_ptr<PPCallbacks> createPPCallbacks() override {
+    struct Watch : PPCallbacks {
+      explicit Watch(UserFileWatch &w) : w_(w) {}
+      void FileChanged(SourceLocation loc, FileChangeReason reason, SrcMgr::CharacteristicKind kind,
+                       FileID) override {
+        if (reason != EnterFile || kind != SrcMgr::C_User || !w_.sm_ || !loc.isFileID()) return;
+        FileID fid = w_.sm_->getFileID(loc);
+        if (fid != w_.sm_->getMainFileID() && w_.sm_->getFileEntryRefForID(fid)) w_.user = true;
+      }
+      UserFileWatch &w_;
+    };
+    return std::make_unique<Watch>(*this);
+  }
+  bool user = false;
+
+ private:
+  const SourceManager *sm_ = nullptr;
+};
+
+bool writeAtomically(const std::string &path, const std::string &text) {
+  const std::string tmp = path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tmp, ec, fs::OF_None);
+    if (ec) return false;
+    os << text;
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      fs::remove(tmp);
+      return false;
+    }
+  }
+  if (fs::rename(tmp, path)) {
+    fs::remove(tmp);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCommand &cmd,
+                                           const std::string &source,
+                                           llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
+                                           std::vector<std::string> &messages,
+                                           std::vector<std::string> &inputs) {
+  auto buffer = vfs->getBufferForFile(source);
+  if (!buffer) return std::nullopt;
+  IntrusiveRefCntPtr<DiagnosticsEngine> diags = CompilerInstance::createDiagnostics(
+      new DiagnosticOptions, new IgnoringDiagConsumer, /*ShouldOwnClient=*/true);
+  CreateInvocationOptions opts;
+  opts.Diags = diags;
+  opts.VFS = vfs;
+  std::vector<const char *> argv;
+  for (const std::string &a : cmd.argv) argv.push_back(a.c_str());
+  std::shared_ptr<CompilerInvocation> inv = createInvocation(argv, opts);
+  if (!inv) return std::nullopt;
+
+  const llvm::StringRef text = (*buffer)->getBuffer();
+  PreambleBounds bounds = ComputePreambleBounds(inv->getLangOpts(), (*buffer)->getMemBufferRef(), 0);
+  const unsigned size = cutAtQuotedInclude(text, bounds.Size);
+  const bool eol = size == bounds.Size ? bounds.PreambleEndsAtStartOfLine : true;
+  if (size == 0) return std::nullopt;
+
+  llvm::SmallString<256> cwd, abs_source(source);
+  fs::current_path(cwd);
+  fs::make_absolute(abs_source);
+  fs::file_status exe;
+  const std::string self = fs::getMainExecutable(nullptr, nullptr);
+  if (fs::status(self, exe)) return std::nullopt;
+  std::vector<std::string> parts = {
+      "preamble", self, std::to_string(exe.getSize()),
+      std::to_string(exe.getLastModificationTime().time_since_epoch().count()), cwd.str().str(),
+      abs_source.str().str(), text.substr(0, size).str(), eol ? "eol" : "no-eol"};
+  parts.insert(parts.end(), cmd.argv.begin(), cmd.argv.end());
+  const std::string key = ResultCache::key(parts);
+  const std::string base = dir + "/pch/" + key;
+
+  // A stored one: its record says whether it is usable and what it read.
+  if (auto record = llvm::MemoryBuffer::getFile(base + ".deps")) {
+    llvm::SmallVector<llvm::StringRef, 256> lines;
+    (*record)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    bool fresh = !lines.empty();
+    std::vector<std::string> deps;
+    for (size_t i = 1; fresh && i < lines.size(); ++i) {
+      auto [path, sig] = lines[i].split('\t');
+      fresh = inputSignature(path.str()) == sig;
+      deps.push_back(path.str());
+    }
+    if (fresh) {
+      if (lines[0] != "usable") return std::nullopt;
+      if (fs::exists(base + ".pch")) {
+        inputs.insert(inputs.end(), deps.begin(), deps.end());
+        messages.push_back("hcc: " + source + ": system headers from a precompiled preamble");
+        return PreambleUse{base + ".pch", size, eol};
+      }
+    }
+  }
+
+  // Precompile it the second time it is needed: a first build of a project
+  // (each file once) pays nothing for preambles no file will use again.
+  if (fs::create_directories(dir + "/pch")) return std::nullopt;
+  if (!fs::exists(base + ".seen")) {
+    writeAtomically(base + ".seen", "");
+    return std::nullopt;
+  }
+  llvm::IntrusiveRefCntPtr<RecordingFileSystem> recorder(new RecordingFileSystem(vfs));
+  UserFileWatch watch;
+  // As in the instrumentor's own parse: system headers' function bodies are
+  // skipped (else they would be instantiated with every use).
+  inv->getFrontendOpts().SkipFunctionBodies = true;
+  llvm::ErrorOr<PrecompiledPreamble> pre = PrecompiledPreamble::Build(
+      *inv, buffer->get(), PreambleBounds(size, eol), *diags, recorder,
+      std::make_shared<PCHContainerOperations>(), /*StoreInMemory=*/false, dir + "/pch", watch);
+  if (!pre) return std::nullopt;
+  std::string record = watch.user ? "unusable\n" : "usable\n";
+  // The main file itself is not a dependency: the preamble's bytes of it
+  // are in the key, and the rest of it may change.
+  llvm::SmallString<256> main_path = abs_source;
+  llvm::sys::path::remove_dots(main_path, /*remove_dot_dot=*/false);
+  std::vector<std::string> deps;
+  for (const std::string &d : recorder->paths())
+    if (d != main_path) deps.push_back(d);
+  for (const std::string &d : deps) record += d + "\t" + inputSignature(d) + "\n";
+  if (watch.user) {
+    writeAtomically(base + ".deps", record);
+    return std::nullopt;
+  }
+  // Where Build put the PCH (a temporary it would remove): keep it.
+  CompilerInvocation probe(*inv);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> probe_fs = vfs;
+  pre->OverridePreamble(probe, probe_fs, buffer->get());
+  const std::string built = probe.getPreprocessorOpts().ImplicitPCHInclude;
+  if (built.empty() || fs::rename(built, base + ".pch")) return std::nullopt;
+  if (!writeAtomically(base + ".deps", record)) return std::nullopt;
+  fs::remove(base + ".seen");
+  inputs.insert(inputs.end(), deps.begin(), deps.end());
+  messages.push_back("hcc: " + source + ": precompiled its leading system headers for the next time");
+  return PreambleUse{base + ".pch", size, eol};
+}
+
+}  // namespace hcc::rewriter

@@ -1,0 +1,50 @@
+// Parse once: the system headers a file starts with, precompiled.
+//
+// Most of the instrumentor's time on a C++ file goes into the standard
+// headers it includes first, and those stay the same while the file is
+// edited and rebuilt. The leading block of #include/#define lines of the
+// main file, up to its first quoted #include (the project's own headers are
+// rewritten, so they must be parsed, not loaded), is its preamble; Clang
+// precompiles it (PrecompiledPreamble, as clangd does; system function
+// bodies skipped) into `<cache>/pch/<key>.pch` the second time that
+// preamble is parsed (the first leaves a `.seen` mark, so a project's first
+// build, each file once, pays nothing), keyed by the preamble's text, the parser's
+// command line, the working directory, the main file's path and the tool
+// binary. A later parse of the same file — even after its body changed —
+// loads the PCH instead of parsing those headers, when every path the
+// precompilation asked about is as it was (result_cache.h's signatures). A
+// preamble that reaches a non-system header anyway is remembered as not
+// usable. Anything going wrong means a normal parse.
+#ifndef HCC_REWRITER_PREAMBLE_CACHE_H
+#define HCC_REWRITER_PREAMBLE_CACHE_H
+
+#include "compile_args.h"
+
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hcc::rewriter {
+
+struct PreambleUse {
+  std::string pch;  // the precompiled preamble
+  unsigned size = 0;  // bytes of the main file it stands for
+  bool ends_at_start_of_line = true;
+};
+
+// The precompiled preamble of `source` (built now and stored when missing)
+// from the cache directory `dir`; nullopt when there is none to use.
+// `messages` gets one line saying what happened (for --verbose); `inputs`
+// gets the paths the precompilation depended on (a result built on the
+// preamble depends on them too).
+std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCommand &cmd,
+                                           const std::string &source,
+                                           llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                                           std::vector<std::string> &messages,
+                                           std::vector<std::string> &inputs);
+
+}  // namespace hcc::rewriter
+
+#endif

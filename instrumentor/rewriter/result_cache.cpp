@@ -1,0 +1,256 @@
+#include "result_cache.h"
+
+#include <llvm/Support/BLAKE3.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Process.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <dirent.h>
+#include <sys/time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+namespace hcc::rewriter {
+
+namespace fs = llvm::sys::fs;
+
+namespace {
+
+constexpr char kMagic[] = "hcc-instrument-cache-1";
+
+class Writer {
+ public:
+  void str(const std::string &s) {
+    num(s.size());
+    out_ += s;
+  }
+  void num(uint64_t v) {
+    for (int i = 0; i < 8; ++i) out_ += static_cast<char>((v >> (8 * i)) & 0xff);
+  }
+  std::string &text() { return out_; }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(llvm::StringRef in) : in_(in) {}
+  bool num(uint64_t &v) {
+    if (pos_ + 8 > in_.size()) return false;
+    v = 0;
+    for (int i = 0; i < 8; ++i) v |= uint64_t(static_cast<unsigned char>(in_[pos_ + i])) << (8 * i);
+    pos_ += 8;
+    return true;
+  }
+  bool num(unsigned &v) {
+    uint64_t w;
+    if (!num(w)) return false;
+    v = unsigned(w);
+    return true;
+  }
+  bool str(std::string &s) {
+    uint64_t n;
+    if (!num(n) || pos_ + n > in_.size()) return false;
+    s.assign(in_.data() + pos_, n);
+    pos_ += n;
+    return true;
+  }
+  bool strs(std::vector<std::string> &v) {
+    uint64_t n;
+    if (!num(n)) return false;
+    v.resize(n);
+    for (std::string &s : v)
+      if (!str(s)) return false;
+    return true;
+  }
+
+ private:
+  llvm::StringRef in_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+// Size, modification time and inode of a file; "" when it is missing, so
+// a file that appears later does not match either. A directory that was
+// only looked up counts by its existence (files probed in it are inputs of
+// their own; a build writing objects beside its sources must not turn every
+// compile into a miss); one the parse listed ("L:" prefix, the clang
+// driver's toolchain search) by its modification time too.
+std::string inputSignature(const std::string &input) {
+  const bool listed = input.compare(0, 2, "L:") == 0;
+  const std::string p = listed ? input.substr(2) : input;
+  struct stat st;
+  if (::stat(p.c_str(), &st) != 0) return "";
+  if (S_ISDIR(st.st_mode) && !listed) return "dir";
+  return std::to_string(static_cast<long long>(st.st_size)) + ":" +
+         std::to_string(static_cast<long long>(st.st_mtim.tv_sec)) + "." +
+         std::to_string(static_cast<long long>(st.st_mtim.tv_nsec)) + ":" +
+         std::to_string(static_cast<unsigned long long>(st.st_ino));
+}
+
+
+std::string ResultCache::directoryFromEnvironment() {
+  const char *off = std::getenv("HCC_CACHE");
+  if (off) {
+    std::string v = off;
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (v == "off" || v == "0" || v == "no" || v == "false") return "";
+  }
+  if (const char *d = std::getenv("HCC_CACHE_DIR"); d && *d) return d;
+  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/hcc";
+  if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hcc";
+  return "";
+}
+
+std::string ResultCache::key(const std::vector<std::string> &parts) {
+  llvm::BLAKE3 hasher;
+  hasher.update(kMagic);
+  for (const std::string &p : parts) {
+    uint64_t n = p.size();
+    hasher.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&n), sizeof n));
+    hasher.update(p);
+  }
+  llvm::BLAKE3Result<32> digest = hasher.final();
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (uint8_t b : digest) {
+    hex += kHex[b >> 4];
+    hex += kHex[b & 15];
+  }
+  return hex;
+}
+
+std::string ResultCache::entryPath(const std::string &key) const {
+  return dir_ + "/" + key.substr(0, 2) + "/" + key.substr(2);
+}
+
+std::optional<Result> ResultCache::lookup(const std::string &key) const {
+  if (!enabled()) return std::nullopt;
+  const std::string path = entryPath(key);
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) return std::nullopt;
+  Reader in((*buffer)->getBuffer());
+  std::string magic;
+  if (!in.str(magic) || magic != kMagic) return std::nullopt;
+  // What the parse depended on, checked before anything else is read.
+  std::vector<std::string> deps;
+  if (!in.strs(deps) || deps.size() % 2) return std::nullopt;
+  for (size_t i = 0; i < deps.size(); i += 2)
+    if (inputSignature(deps[i]) != deps[i + 1]) return std::nullopt;
+  Result r;
+  uint64_t n_files = 0;
+  if (!in.str(r.output) || !in.num(r.guards) || !in.num(r.setjmp_marks) || !in.num(r.filtered) ||
+      !in.num(r.loops) || !in.num(r.openmp_directives) || !in.num(r.user_regions) ||
+      !in.strs(r.messages) || !in.num(n_files))
+    return std::nullopt;
+  r.files.resize(n_files);
+  for (OutputFile &f : r.files) {
+    uint64_t rewritten = 0;
+    if (!in.str(f.path) || !in.str(f.name) || !in.str(f.text) || !in.num(f.guards) ||
+        !in.num(rewritten))
+      return std::nullopt;
+    f.rewritten = rewritten != 0;
+  }
+  r.ok = true;
+  // Recently used: eviction removes the oldest first.
+  ::utimes(path.c_str(), nullptr);
+  return r;
+}
+
+void ResultCache::store(const std::string &key, const Result &r) const {
+  if (!enabled() || !r.ok) return;
+  Writer out;
+  out.str(kMagic);
+  std::vector<std::string> deps;
+  for (const std::string &p : r.inputs) {
+    deps.push_back(p);
+    deps.push_back(inputSignature(p));
+  }
+  out.num(deps.size());
+  for (const std::string &d : deps) out.str(d);
+  out.str(r.output);
+  for (unsigned v : {r.guards, r.setjmp_marks, r.filtered, r.loops, r.openmp_directives, r.user_regions})
+    out.num(v);
+  out.num(r.messages.size());
+  for (const std::string &m : r.messages) out.str(m);
+  out.num(r.files.size());
+  for (const OutputFile &f : r.files) {
+    out.str(f.path);
+    out.str(f.name);
+    out.str(f.text);
+    out.num(f.guards);
+    out.num(f.rewritten ? 1 : 0);
+  }
+
+  const std::string path = entryPath(key);
+  if (fs::create_directories(llvm::sys::path::parent_path(path))) return;
+  const std::string tmp = path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tmp, ec, fs::OF_None);
+    if (ec) return;
+    os << out.text();
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      fs::remove(tmp);
+      return;
+    }
+  }
+  if (fs::rename(tmp, path)) {
+    fs::remove(tmp);
+    return;
+  }
+  // Now and then (one store in 64), keep the cache within its bound.
+  static std::minstd_rand rng(std::random_device{}());
+  if (rng() % 64 == 0) evictIfLarge();
+}
+
+void ResultCache::evictIfLarge() const {
+  uint64_t max_mb = 512;
+  if (const char *m = std::getenv("HCC_CACHE_MAX_MB"); m && *m) max_mb = std::strtoull(m, nullptr, 10);
+  const uint64_t limit = max_mb << 20;
+  struct Entry {
+    std::string path;
+    int64_t mtime;
+    uint64_t size;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  DIR *top = ::opendir(dir_.c_str());
+  if (!top) return;
+  while (dirent *e = ::readdir(top)) {
+    if (e->d_name[0] == '.') continue;
+    const std::string sub = dir_ + "/" + e->d_name;
+    DIR *d = ::opendir(sub.c_str());
+    if (!d) continue;
+    while (dirent *f = ::readdir(d)) {
+      if (f->d_name[0] == '.') continue;
+      struct stat st;
+      std::string p = sub + "/" + f->d_name;
+      if (::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+      entries.push_back({p, static_cast<int64_t>(st.st_mtim.tv_sec), static_cast<uint64_t>(st.st_size)});
+      total += static_cast<uint64_t>(st.st_size);
+    }
+    ::closedir(d);
+  }
+  ::closedir(top);
+  if (total <= limit) return;
+  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) { return a.mtime < b.mtime; });
+  for (const Entry &e : entries) {
+    if (total <= limit * 8 / 10) break;
+    if (::unlink(e.path.c_str()) == 0) total -= e.size;
+  }
+}
+
+}  // namespace hcc::rewriter
