@@ -5,10 +5,10 @@
 #include "function_guards.h"
 #include "naming.h"
 #include "openmp_directives.h"
-#include "rewrite_context.h"
-#include "setjmp_marks.h"
 #include "preamble_cache.h"
 #include "recording_fs.h"
+#include "rewrite_context.h"
+#include "setjmp_marks.h"
 #include "unknown_directives.h"
 #include "user_regions.h"
 
@@ -27,8 +27,8 @@
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <algorithm>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace hcc::rewriter {

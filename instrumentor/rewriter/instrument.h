@@ -1,6 +1,11 @@
-// hcc's source rewriter as a library: parse one file with Clang, apply the
-// rewriters (function_guards, setjmp_marks), return the new text.
-// tool.cpp is the command-line front end; the unit tests call this directly.
+// hcc's source rewriter as a library: parse one file with Clang (again with
+// unparsable OpenMP text blanked, unknown_directives.h; on a precompiled
+// preamble when given one, preamble_cache.h), apply the rewriters
+// (function_guards, setjmp_marks, user_regions, openmp_directives) to it
+// and to the project's own headers it includes, return the new texts.
+// tool.cpp is the command-line front end (with the result cache,
+// result_cache.h, and the shadow tree, shadow_tree.h); the unit tests call
+// this directly.
 #ifndef HCC_REWRITER_INSTRUMENT_H
 #define HCC_REWRITER_INSTRUMENT_H
 

@@ -126,7 +126,8 @@ TEST_P(Headers, CopiesMatchExpectedAndCompile) {
 INSTANTIATE_TEST_SUITE_P(
     Files, Headers,
     ::testing::Values(Case{"grid_main.cpp", {"include/geo/grid.hpp"}},
-                      Case{"ring_main.c", {"include/ring.h", "parts.c", "include/table.def"}}),
+                      Case{"ring_main.c", {"include/ring.h", "parts.c", "include/table.def", "include/once.h",
+                                           "include/ring_all.h"}}),
     [](const ::testing::TestParamInfo<Case> &info) {
       std::string n = info.param.main;
       for (char &ch : n)
@@ -142,7 +143,7 @@ TEST(HeadersSaid, VerboseNamesInstrumentedHeadersAndWhatWasLeftAlone) {
   options.headers = true;
   rewriter::Result r = rewriter::instrumentFile("ring_main.c", {"-Iinclude", "-std=c11"}, options);
   ASSERT_TRUE(r.ok);
-  EXPECT_EQ(r.guards, 3u);  // main, ring_next, part_twice
+  EXPECT_EQ(r.guards, 4u);  // main, ring_next, part_twice, once_value
   EXPECT_TRUE(hasMessage(r, "hcc: instrumented header include/ring.h: 1 function guard(s)"));
   EXPECT_TRUE(hasMessage(r, "hcc: instrumented header parts.c: 1 function guard(s)"));
   EXPECT_TRUE(hasMessage(r, "include/table.def is included more than once"));

@@ -13,6 +13,8 @@ runs=${2:-5}
 shift $(( $# > 2 ? 2 : $# ))
 extra="$*"
 tool=$build/libexec/hcc/hcc-instrument
+# The tool's own cost: no result cache, no precompiled preamble.
+export HCC_CACHE=off
 inject=$root/include/hcc/detail/inject.h
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

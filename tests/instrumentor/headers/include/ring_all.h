@@ -1,0 +1,2 @@
+/* Includes once.h again, beside itself. */
+#include "once.h"
