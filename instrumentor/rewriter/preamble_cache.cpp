@@ -1,4 +1,5 @@
 #include "preamble_cache.h"
+#include "atomic_file.h"
 
 #include "recording_fs.h"
 #include "result_cache.h"
@@ -77,26 +78,6 @@ class UserFileWatch : public PreambleCallbacks {
   const SourceManager *sm_ = nullptr;
 };
 
-bool writeAtomically(const std::string &path, const std::string &text) {
-  const std::string tmp = path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(tmp, ec, fs::OF_None);
-    if (ec) return false;
-    os << text;
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      fs::remove(tmp);
-      return false;
-    }
-  }
-  if (fs::rename(tmp, path)) {
-    fs::remove(tmp);
-    return false;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -162,7 +143,7 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
   // (each file once) pays nothing for preambles no file will use again.
   if (fs::create_directories(dir + "/pch")) return std::nullopt;
   if (!fs::exists(base + ".seen")) {
-    writeAtomically(base + ".seen", "");
+    writeFileAtomically(base + ".seen", "");
     return std::nullopt;
   }
   llvm::IntrusiveRefCntPtr<RecordingFileSystem> recorder(new RecordingFileSystem(vfs));
@@ -184,7 +165,7 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
     if (d != main_path) deps.push_back(d);
   for (const std::string &d : deps) record += d + "\t" + inputSignature(d) + "\n";
   if (watch.user) {
-    writeAtomically(base + ".deps", record);
+    writeFileAtomically(base + ".deps", record);
     return std::nullopt;
   }
   // Where Build put the PCH (a temporary it would remove): keep it.
@@ -193,7 +174,7 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
   pre->OverridePreamble(probe, probe_fs, buffer->get());
   const std::string built = probe.getPreprocessorOpts().ImplicitPCHInclude;
   if (built.empty() || fs::rename(built, base + ".pch")) return std::nullopt;
-  if (!writeAtomically(base + ".deps", record)) return std::nullopt;
+  if (!writeFileAtomically(base + ".deps", record)) return std::nullopt;
   fs::remove(base + ".seen");
   inputs.insert(inputs.end(), deps.begin(), deps.end());
   messages.push_back("hcc: " + source + ": precompiled its leading system headers for the next time");

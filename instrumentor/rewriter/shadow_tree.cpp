@@ -1,4 +1,5 @@
 #include "shadow_tree.h"
+#include "atomic_file.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -35,31 +36,6 @@ bool exists(const std::string &p, bool &regular) {
 }
 
 // Write-then-rename: replaces a symbolic link left by the mirroring.
-bool writeFile(const std::string &p, const std::string &text, std::string &error) {
-  std::string tmp = p + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(tmp, ec, fs::OF_None);
-    if (ec) {
-      error = "cannot write " + tmp + ": " + ec.message();
-      return false;
-    }
-    os << text;
-    os.close();
-    if (os.has_error()) {
-      error = "cannot write " + tmp + ": " + os.error().message();
-      os.clear_error();
-      fs::remove(tmp);
-      return false;
-    }
-  }
-  if ((ec = fs::rename(tmp, p))) {
-    error = "cannot rename " + tmp + " to " + p + ": " + ec.message();
-    fs::remove(tmp);
-    return false;
-  }
-  return true;
-}
 
 // "/a/b/c" -> "/a/b"; "/a" -> "/".
 std::string parentOf(const std::string &p) {
@@ -119,7 +95,7 @@ bool writeShadowTree(const std::string &root, const std::vector<OutputFile> &fil
       error = "cannot create " + parentOf(target) + ": " + ec.message();
       return false;
     }
-    if (!writeFile(target, f.text, error)) return false;
+    if (!writeFileAtomically(target, f.text, &error)) return false;
   }
   // How the compiler names each copy's original (tab-separated, one per
   // line), for the driver's dependency files: `include/geo/grid.hpp` as

@@ -10,6 +10,7 @@
 // With --shadow-dir the project's own headers are instrumented too, their
 // copies written under ROOT (shadow_tree.h).
 #include "instrument.h"
+#include "atomic_file.h"
 #include "result_cache.h"
 #include "shadow_tree.h"
 
@@ -100,33 +101,6 @@ bool parse(int argc, char **argv, CommandLine &cl, std::string &error) {
   return true;
 }
 
-// Write-then-rename: a reader (the driver, or make after a crash) never sees
-// half a file under OUT's name.
-bool writeAtomically(const std::string &path, const std::string &text, std::string &error) {
-  std::string tmp = path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(tmp, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      error = "cannot write " + tmp + ": " + ec.message();
-      return false;
-    }
-    os << text;
-    os.close();
-    if (os.has_error()) {
-      error = "cannot write " + tmp + ": " + os.error().message();
-      os.clear_error();
-      llvm::sys::fs::remove(tmp);
-      return false;
-    }
-  }
-  if ((ec = llvm::sys::fs::rename(tmp, path))) {
-    error = "cannot rename " + tmp + " to " + path + ": " + ec.message();
-    llvm::sys::fs::remove(tmp);
-    return false;
-  }
-  return true;
-}
 
 // Everything the result depends on that is known before parsing, for the
 // cache key (result_cache.h); false when the source cannot be read.
@@ -250,7 +224,7 @@ int main(int argc, char **argv) {
   }
   if (!survived || !result.ok) finish(kFailed);
 
-  if (!writeAtomically(cl.out, result.output, error)) {
+  if (!hcc::rewriter::writeFileAtomically(cl.out, result.output, &error)) {
     if (cl.verbose) llvm::errs() << "hcc: " << error << '\n';
     finish(kFailed);
   }
