@@ -15,7 +15,7 @@
 #include <stdexcept>
 
 #include "cube/cubex.hpp"
-#include "cube/summary.hpp"
+#include "summary.hpp"
 #include "env.hpp"
 #include "lifecycle.hpp"
 #include "safe_path.hpp"

@@ -3,7 +3,7 @@
 // machines, so the profile is made by hand).
 #include <gtest/gtest.h>
 
-#include "cube/summary.hpp"
+#include "summary.hpp"
 
 namespace hcc::profile {
 namespace {

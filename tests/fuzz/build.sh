@@ -10,11 +10,12 @@ out=${1:-$top/build-fuzz}
 cxx=${HCC_FUZZ_CXX:-clang++-19}
 mkdir -p "$out"
 flags="-std=c++17 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Wno-deprecated-declarations -D_GNU_SOURCE"
-cube="$top/runtime/cube"
+cube="$top/cube"
+views="$top/report/views"
 # shellcheck disable=SC2086
-$cxx $flags -I"$cube" -I/usr/include/libxml2 "$here/cubex_reader.cpp" "$cube"/profile.cpp "$cube"/row_order.cpp \
-  "$cube"/anchor_write.cpp "$cube"/anchor_read.cpp "$cube"/cubex_write.cpp "$cube"/cubex_read.cpp "$cube"/summary.cpp \
-  "$cube"/mpi_summary.cpp "$cube"/openmp_summary.cpp -lxml2 -larchive -lfmt -o "$out/cubex_reader"
+$cxx $flags -I"$cube" -I"$views" -I/usr/include/libxml2 "$here/cubex_reader.cpp" "$cube"/profile.cpp "$cube"/row_order.cpp \
+  "$cube"/anchor_write.cpp "$cube"/anchor_read.cpp "$cube"/cubex_write.cpp "$cube"/cubex_read.cpp "$views"/summary.cpp \
+  "$views"/mpi_summary.cpp "$views"/openmp_summary.cpp -lxml2 -larchive -lfmt -o "$out/cubex_reader"
 # shellcheck disable=SC2086
 $cxx $flags -I"$top/filter" "$here/filter_parser.cpp" "$top/filter/filter.cpp" -o "$out/filter_parser"
 # shellcheck disable=SC2086

@@ -1,11 +1,11 @@
 // hcc — the cross-rank merge, in process (wrappers/merge), and the MPI
-// section of the summary on merged profiles (runtime/cube/mpi_summary.cpp).
+// section of the summary on merged profiles (report/views/mpi_summary.cpp).
 #include <gtest/gtest.h>
 
 #include <map>
 #include <stdexcept>
 
-#include "cube/summary.hpp"
+#include "summary.hpp"
 #include "merge/merge.hpp"
 #include "synthetic.hpp"
 

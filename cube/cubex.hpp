@@ -1,6 +1,6 @@
 // hcc — CUBE4 (.cubex) files: write a Profile so that CubeLib/CubeGUI read it,
 // and read one back (ours, and the subset of Score-P's that we understand).
-// Facts about the format: shared FORMATS.md; our choices: runtime/cube/README.md.
+// Facts about the format: shared FORMATS.md; our choices: cube/README.md.
 #pragma once
 
 #include <string>
