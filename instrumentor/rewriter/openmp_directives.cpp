@@ -460,6 +460,22 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
       if (c && !c->isImplicit() && c->getBeginLoc().isMacroID()) return true;
     return false;
   }
+  // The statements inside `s`; a directive's is its associated statement
+  // (its children() would give the CapturedStmt's captures instead).
+  static std::vector<const Stmt *> children(const Stmt *s) {
+    std::vector<const Stmt *> out;
+    if (auto *d = dyn_cast<OMPExecutableDirective>(s)) {
+      if (d->hasAssociatedStmt()) out.push_back(d->getRawStmt());
+      return out;
+    }
+    if (auto *cs = dyn_cast<CapturedStmt>(s)) {
+      out.push_back(cs->getCapturedStmt());
+      return out;
+    }
+    for (const Stmt *c : s->children())
+      if (c) out.push_back(c);
+    return out;
+  }
   // A `cancel` or `cancellation point` of construct kind `region` (for,
   // sections) anywhere in `s`.
   static bool hasCancel(const Stmt *s, OpenMPDirectiveKind region) {
@@ -467,7 +483,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     if (auto *c = dyn_cast<OMPCancelDirective>(s); c && c->getCancelRegion() == region) return true;
     if (auto *c = dyn_cast<OMPCancellationPointDirective>(s); c && c->getCancelRegion() == region)
       return true;
-    for (const Stmt *child : s->children())
+    for (const Stmt *child : children(s))
       if (hasCancel(child, region)) return true;
     return false;
   }
@@ -475,7 +491,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   static bool hasDetachedTask(const Stmt *s) {
     if (!s) return false;
     if (auto *t = dyn_cast<OMPTaskDirective>(s); t && t->getSingleClause<OMPDetachClause>()) return true;
-    for (const Stmt *child : s->children())
+    for (const Stmt *child : children(s))
       if (hasDetachedTask(child)) return true;
     return false;
   }
