@@ -279,6 +279,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   }
 
   void emit() {
+    ast_nowait_ = false;
     for (unsigned off : nothing_ok_) {
       if (ctx_.followsUnknownDirective(off)) continue;
       const std::string n = std::to_string(++counter_), h = "__hcc_omp" + n;
@@ -300,8 +301,11 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     // (`parallel` over `simd`, `task` over `target`): the begin text in
     // front of its `#` would leave a stray `#` mid-line, so it is re-issued
     // as `_Pragma("…")` after that text, the original commented out.
+    std::set<unsigned> reissued;
     for (const Plan &p : plans_) {
-      if (!p.has_stmt || p.at_begin.empty() || !startsDirectiveLine(p.stmt_begin)) continue;
+      if (!p.has_stmt || p.at_begin.empty() || !startsDirectiveLine(p.stmt_begin) ||
+          !reissued.insert(p.stmt_begin).second)
+        continue;
       bool rewritten = false;
       for (const Plan &q : plans_) rewritten = rewritten || (q.hash_offset == p.stmt_begin && !q.before_hash.empty());
       if (rewritten) continue;
@@ -374,7 +378,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
                        std::to_string(l1) + ":" + std::to_string(l2) + "*escl=" +
                        ctx_.file_name + ":" + std::to_string(e1) + ":" + std::to_string(e2) + "*";
     if (k == Kind::Critical && !t.paren_arg.empty()) body += "criticalName=" + t.paren_arg + "*";
-    if (hasClause(t.clauses, "nowait")) body += "hasNowait*";
+    if (hasClause(t.clauses, "nowait") || ast_nowait_) body += "hasNowait*";
     body += "*";
     return quoteCString(std::to_string(body.size()) + body);
   }
@@ -594,6 +598,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     }
     const std::string n = std::to_string(++counter_);
     const std::string h = "__hcc_omp" + n, b = "__hcc_ompb" + n;
+    ast_nowait_ = d->getSingleClause<OMPNowaitClause>() != nullptr;  // also from a macro
     const std::string cs = ctc(k, l1, l2, e_line, e_line, t);
     const std::string decl = "{ static POMP2_Region_handle " + h + " = 0; ";
     // What the clause text may hide behind a macro (`#pragma omp for
@@ -969,6 +974,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   std::set<const Stmt *> bare_;  // loop transformations that are another construct's loop
   std::set<unsigned> nothing_, nothing_ok_;  // `#pragma omp nothing`: all, and those timed
   unsigned counter_ = 0;
+  bool ast_nowait_ = false;  // the directive being planned has nowait (AST: a macro's too)
 };
 
 }  // namespace
