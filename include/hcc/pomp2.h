@@ -10,7 +10,7 @@
 #ifndef HCC_POMP2_H
 #define HCC_POMP2_H
 
-#include <stdint.h>
+#include "detail/int_types.h"
 
 /* Empty unless hcc's prelude binds the calls itself (detail/bind.h). */
 #ifndef HCC_BIND_
@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 typedef void *POMP2_Region_handle;
-typedef int64_t POMP2_Task_handle;
+typedef HCC_I64_ POMP2_Task_handle;
 
 void POMP2_Parallel_fork(POMP2_Region_handle *h, int if_clause, int num_threads,
                          POMP2_Task_handle *old_task, const char ctc[])

@@ -8,7 +8,7 @@
 #ifndef HCC_REGION_H
 #define HCC_REGION_H
 
-#include <stdint.h>
+#include "detail/int_types.h"
 
 /* Empty unless hcc's prelude binds the calls itself (detail/bind.h). */
 #ifndef HCC_BIND_
@@ -56,10 +56,10 @@ typedef struct hcc_region_desc {
   const char *name;     /* readable name, e.g. "fib", "ns::A::f(int) const" */
   const char *mangled;  /* linker name, or NULL */
   const char *file;     /* source file as the compiler saw it */
-  int32_t begin_line;
-  int32_t end_line;
-  int32_t kind;         /* enum hcc_region_kind */
-  uint32_t id;          /* 0 = not yet registered; HCC_REGION_EXCLUDED; else region id + 1 */
+  HCC_I32_ begin_line;
+  HCC_I32_ end_line;
+  HCC_I32_ kind;         /* enum hcc_region_kind */
+  HCC_U32_ id;          /* 0 = not yet registered; HCC_REGION_EXCLUDED; else region id + 1 */
 } hcc_region_desc;
 
 /* The id of a region that is not recorded (a run-time filter excluded it

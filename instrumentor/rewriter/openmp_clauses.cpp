@@ -125,6 +125,21 @@ std::vector<std::string> clauseVariables(const std::string &args, bool after_col
   return vars;
 }
 
+bool pragmaBody(const std::string &raw, std::string &body) {
+  if (raw.find("/*") != std::string::npos || raw.find("*/") != std::string::npos) return false;
+  std::string s = logicalLine(raw);
+  size_t i = 0;
+  skipSpace(s, i);
+  if (i >= s.size() || s[i] != '#') return false;
+  ++i;
+  std::string w;
+  if (!word(s, i, w) || w != "pragma") return false;
+  skipSpace(s, i);
+  body = s.substr(i);
+  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.pop_back();
+  return !body.empty();
+}
+
 std::string escapeForPragma(const std::string &text) {
   std::string o;
   for (char c : text) {

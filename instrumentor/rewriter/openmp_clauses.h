@@ -36,6 +36,12 @@ bool parsePragma(const std::string &raw, unsigned words, PragmaText &out);
 // the last top-level ':' when `after_colon`).
 std::vector<std::string> clauseVariables(const std::string &args, bool after_colon);
 
+// `#pragma omp simd \<nl> safelen(8) // c` → "omp simd  safelen(8)": what a
+// _Pragma re-issuing the directive as written needs (continuations joined,
+// a trailing `//` comment dropped). False when the text holds a block
+// comment (commenting the original out would end at its `*/`).
+bool pragmaBody(const std::string &raw, std::string &body);
+
 // Clause text for a _Pragma("…") string literal.
 std::string escapeForPragma(const std::string &text);
 

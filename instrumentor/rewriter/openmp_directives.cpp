@@ -121,6 +121,17 @@ Kind kindOf(const OMPExecutableDirective *d, unsigned &words) {
   return Kind::None;
 }
 
+// omp_set_nest_lock → POMP2_Set_nest_lock (pomp2.h).
+std::string pompLockWrapper(const std::string &omp_name) {
+  std::string w = "POMP2";
+  for (size_t i = 3; i < omp_name.size(); ++i) {
+    const bool word_start = omp_name[i - 1] == '_' && omp_name.compare(i, 4, "lock") != 0 &&
+                            omp_name.compare(i, 4, "nest") != 0;
+    w += word_start ? char(std::toupper(static_cast<unsigned char>(omp_name[i]))) : omp_name[i];
+  }
+  return w;
+}
+
 const char *ctcType(Kind k) {
   switch (k) {
     case Kind::Parallel: case Kind::ParallelFor: case Kind::ParallelSections:
@@ -241,11 +252,12 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     return true;
   }
 
-  // omp_set_lock(&l) → (0 ? omp_set_lock : hcc_omp_set_lock)(&l): the
-  // wrapper (include/hcc/detail/omp_locks.h) times the call; insertions
-  // only, and the compiler folds the conditional away.
+  // omp_set_lock(&l) → HCC_OMP_LOCK_(omp_set_lock, POMP2_Set_lock)(&l):
+  // the prelude's macro keeps only the POMP2 wrapper (pomp2.h, a `void *`
+  // argument), which times the call; insertions only. No wrapper needs
+  // omp.h's types, so the prelude includes no system header.
   bool VisitCallExpr(CallExpr *call) {
-    // Without -fopenmp the wrappers are not declared (inject.h).
+    // Without -fopenmp there is no OpenMP runtime to forward to.
     if (!ctx_.lang.OpenMP) return true;
     auto *ref = dyn_cast_or_null<DeclRefExpr>(call->getCallee()->IgnoreParenImpCasts());
     if (!ref) return true;
@@ -267,6 +279,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   }
 
   void emit() {
+    ast_nowait_ = false;
     for (unsigned off : nothing_ok_) {
       if (ctx_.followsUnknownDirective(off)) continue;
       const std::string n = std::to_string(++counter_), h = "__hcc_omp" + n;
@@ -284,10 +297,31 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
       if (p.comment_end) ctx_.edits.insert(p.comment_end, "*/");
       if (p.has_stmt) ctx_.edits.insert(p.stmt_begin, p.at_begin);
     }
+    // A directive left as written that is the statement of a rewritten one
+    // (`parallel` over `simd`, `task` over `target`): the begin text in
+    // front of its `#` would leave a stray `#` mid-line, so it is re-issued
+    // as `_Pragma("…")` after that text, the original commented out.
+    std::set<unsigned> reissued;
+    for (const Plan &p : plans_) {
+      if (!p.has_stmt || p.at_begin.empty() || !startsDirectiveLine(p.stmt_begin) ||
+          !reissued.insert(p.stmt_begin).second)
+        continue;
+      bool rewritten = false;
+      for (const Plan &q : plans_) rewritten = rewritten || (q.hash_offset == p.stmt_begin && !q.before_hash.empty());
+      if (rewritten) continue;
+      unsigned end = 0;
+      const std::string raw = directiveLines(p.stmt_begin, end);
+      std::string body;
+      // The outer plan was kept only when this text is understood (plan()).
+      if (!pragmaBody(raw, body)) continue;
+      const bool continued = raw.find('\n') != std::string::npos;
+      ctx_.edits.insert(p.stmt_begin, "_Pragma(\"" + escapeForPragma(body) + "\") " + (continued ? "/*" : "//"));
+      if (continued) ctx_.edits.insert(end, "*/");
+    }
     // After the begin texts: a lock call may start a construct's statement.
     for (const LockCall &l : locks_) {
-      ctx_.edits.insert(l.begin, "(0 ? ");
-      ctx_.edits.insert(l.end, " : hcc_" + l.name + ")");
+      ctx_.edits.insert(l.begin, "HCC_OMP_LOCK_(");
+      ctx_.edits.insert(l.end, ", " + pompLockWrapper(l.name) + ")");
     }
     for (auto it = plans_.rbegin(); it != plans_.rend(); ++it)
       if (it->has_stmt) ctx_.edits.insert(it->stmt_end, it->at_end);
@@ -344,7 +378,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
                        std::to_string(l1) + ":" + std::to_string(l2) + "*escl=" +
                        ctx_.file_name + ":" + std::to_string(e1) + ":" + std::to_string(e2) + "*";
     if (k == Kind::Critical && !t.paren_arg.empty()) body += "criticalName=" + t.paren_arg + "*";
-    if (hasClause(t.clauses, "nowait")) body += "hasNowait*";
+    if (hasClause(t.clauses, "nowait") || ast_nowait_) body += "hasNowait*";
     body += "*";
     return quoteCString(std::to_string(body.size()) + body);
   }
@@ -394,6 +428,76 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     text = "#pragma " + inner;
     op = true;
     return true;
+  }
+
+  // `#` starting a preprocessing line at `off` (a directive of this file).
+  bool startsDirectiveLine(unsigned off) const {
+    llvm::StringRef buf = ctx_.original;
+    if (off >= buf.size() || buf[off] != '#') return false;
+    for (unsigned i = off; i > 0 && buf[i - 1] != '\n'; --i)
+      if (buf[i - 1] != ' ' && buf[i - 1] != '\t') return false;
+    return true;
+  }
+
+  // The directive starting at `off`, up to the end of its last continued
+  // line (`end`).
+  std::string directiveLines(unsigned off, unsigned &end) const {
+    llvm::StringRef buf = ctx_.original;
+    end = off;
+    while (end < buf.size() && buf[end] != '\n') {
+      if (buf[end] == '\\' && end + 1 < buf.size() && buf[end + 1] == '\n') ++end;
+      ++end;
+    }
+    return buf.substr(off, end - off).str();
+  }
+
+  // Clause facts from the AST (a clause written through a macro is there
+  // too, parsed).
+  static bool hasReductionModifier(const OMPExecutableDirective *d,
+                                   OpenMPReductionClauseModifier m) {
+    for (const auto *c : d->getClausesOfKind<OMPReductionClause>())
+      if (c->getModifier() == m) return true;
+    return false;
+  }
+  static bool clauseFromMacro(const OMPExecutableDirective *d) {
+    for (const OMPClause *c : d->clauses())
+      if (c && !c->isImplicit() && c->getBeginLoc().isMacroID()) return true;
+    return false;
+  }
+  // The statements inside `s`; a directive's is its associated statement
+  // (its children() would give the CapturedStmt's captures instead).
+  static std::vector<const Stmt *> children(const Stmt *s) {
+    std::vector<const Stmt *> out;
+    if (auto *d = dyn_cast<OMPExecutableDirective>(s)) {
+      if (d->hasAssociatedStmt()) out.push_back(d->getRawStmt());
+      return out;
+    }
+    if (auto *cs = dyn_cast<CapturedStmt>(s)) {
+      out.push_back(cs->getCapturedStmt());
+      return out;
+    }
+    for (const Stmt *c : s->children())
+      if (c) out.push_back(c);
+    return out;
+  }
+  // A `cancel` or `cancellation point` of construct kind `region` (for,
+  // sections) anywhere in `s`.
+  static bool hasCancel(const Stmt *s, OpenMPDirectiveKind region) {
+    if (!s) return false;
+    if (auto *c = dyn_cast<OMPCancelDirective>(s); c && c->getCancelRegion() == region) return true;
+    if (auto *c = dyn_cast<OMPCancellationPointDirective>(s); c && c->getCancelRegion() == region)
+      return true;
+    for (const Stmt *child : children(s))
+      if (hasCancel(child, region)) return true;
+    return false;
+  }
+  // A `task detach(…)` anywhere in `s`.
+  static bool hasDetachedTask(const Stmt *s) {
+    if (!s) return false;
+    if (auto *t = dyn_cast<OMPTaskDirective>(s); t && t->getSingleClause<OMPDetachClause>()) return true;
+    for (const Stmt *child : children(s))
+      if (hasDetachedTask(child)) return true;
+    return false;
   }
 
   // The first one or two words of the directive as written ("parallel
@@ -480,19 +584,62 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
       }
       p.has_stmt = true;
       e_line = sm.getLineNumber(ctx_.fid, p.stmt_end ? p.stmt_end - 1 : 0);
+      // Its statement is a directive: unless that one is rewritten too, it
+      // is re-issued as _Pragma (emit()), which needs its text understood.
+      std::string inner_body;
+      unsigned inner_end = 0;
+      if (startsDirectiveLine(p.stmt_begin) &&
+          !pragmaBody(directiveLines(p.stmt_begin, inner_end), inner_body)) {
+        ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(l1) +
+                                ": leaving an OpenMP directive alone: the directive that is its "
+                                "statement has a comment inside");
+        return;
+      }
     }
     const std::string n = std::to_string(++counter_);
     const std::string h = "__hcc_omp" + n, b = "__hcc_ompb" + n;
+    ast_nowait_ = d->getSingleClause<OMPNowaitClause>() != nullptr;  // also from a macro
     const std::string cs = ctc(k, l1, l2, e_line, e_line, t);
     const std::string decl = "{ static POMP2_Region_handle " + h + " = 0; ";
-    const bool nowait = hasClause(t.clauses, "nowait");
+    // What the clause text may hide behind a macro (`#pragma omp for
+    // FOR_CLAUSE`) is read from the AST as well.
+    const bool nowait = hasClause(t.clauses, "nowait") || d->getSingleClause<OMPNowaitClause>();
+    // A worksharing construct whose implicit barrier cannot be made an
+    // explicit one: nowait is illegal with a task reduction, with a `cancel`
+    // or `cancellation point` of the construct inside (Clang: "parent region
+    // for 'omp cancel' construct cannot be nowait"), and an inscan reduction
+    // is kept as written. Its barrier stays implicit, inside its region.
+    const bool ws_keeps_barrier =
+        hasTaskReduction(t.clauses) || hasReductionModifier(d, OMPC_REDUCTION_task) ||
+        hasReductionModifier(d, OMPC_REDUCTION_inscan) || hasCancel(s, llvm::omp::OMPD_for) ||
+        hasCancel(s, llvm::omp::OMPD_sections) || hasDetachedTask(s);
     std::string words_text;
     for (const std::string &w : t.words) words_text += (words_text.empty() ? "" : " ") + w;
     if (!t.paren_arg.empty()) words_text += "(" + t.paren_arg + ")";
     auto pragma = [](const std::string &text) {
       return "_Pragma(\"omp " + escapeForPragma(text) + "\") ";
     };
-
+    // A combined construct is split into its constituents only when that
+    // cannot change what it computes: not with an inscan reduction (Clang 19
+    // miscompiles `parallel` + `for reduction(inscan, …)`: wrong prefix
+    // sums), not when a clause comes from a macro (its text cannot be routed
+    // to a part). Such a construct is re-issued as written and timed as one
+    // region on the encountering thread, around the whole statement.
+    const bool combined = k == Kind::ParallelFor || k == Kind::ParallelSections ||
+                          k == Kind::ParallelMaster || k == Kind::ParallelMasked ||
+                          k == Kind::ParallelLoop || k == Kind::MaskedTaskloop ||
+                          k == Kind::ParallelMaskedTaskloop;
+    const bool inscan = hasReductionModifier(d, OMPC_REDUCTION_inscan);
+    const bool keep_whole = combined && (inscan || clauseFromMacro(d));
+    if (keep_whole) {
+      ctx_.messages.push_back("hcc: " + ctx_.file_name + ":" + std::to_string(l1) + ": omp " +
+                              words_text + " kept whole, timed around the statement: " +
+                              (inscan ? "an inscan reduction" : "a clause from a macro"));
+      p.before_hash = decl + "hcc_pomp_construct_enter(&" + h + ", " +
+                      ctc(words_text, Kind::None, l1, l2, e_line, e_line, t) + "); " +
+                      pragma(words_text + joinClauses(t.clauses)) + "//";
+      p.at_end = " hcc_pomp_construct_exit(&" + h + "); }";
+    } else
     switch (k) {
       case Kind::Parallel:
       case Kind::ParallelFor:
@@ -567,8 +714,14 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         }
         pre += "POMP2_Parallel_fork(&" + h + ", " + ifv + ", " + ntv + ", &" + team + ", " + cs +
                "); " + pragma("parallel" + joinClauses(par) + extra);
-        std::string end_par = measuredBarrier(h, b) + " POMP2_Parallel_end(&" + h + "); } POMP2_Parallel_join(&" +
-                              h + ", " + team + "); }";
+        // A task with `detach` may still be pending at the region's end: no
+        // barrier the program did not have is added there (libomp 14 aborts
+        // in a barrier that meets such a task: "Assertion failure at
+        // kmp_runtime.cpp(2375)"); the region ends at Parallel_end and its
+        // implicit barrier goes unmeasured.
+        const bool detached = hasDetachedTask(s);
+        std::string end_par = (detached ? std::string() : measuredBarrier(h, b)) + " POMP2_Parallel_end(&" + h +
+                              "); } POMP2_Parallel_join(&" + h + ", " + team + "); }";
         if (k == Kind::Parallel) {
           p.before_hash = pre + "//";
           p.at_begin = "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); ";
@@ -623,15 +776,17 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         const std::string wcs = ctc(wk, l1, l2, e_line, e_line, t);
         const char *enter = wk == Kind::For ? "POMP2_For_enter" : "POMP2_Sections_enter";
         const char *exit = wk == Kind::For ? "POMP2_For_exit" : "POMP2_Sections_exit";
-        // A task reduction forbids nowait: the loop keeps its barrier (inside
-        // its region) and the parallel's is measured as for `parallel`.
-        const bool task_red = hasTaskReduction(ws);
+        // A task reduction or a cancel forbids nowait: the loop keeps its
+        // barrier (inside its region) and the parallel's is measured as for
+        // `parallel`. With a detached task inside, the loop takes nowait and
+        // the team's one barrier stays the parallel's implicit one.
+        const bool own_end = ws_keeps_barrier || detached;
         p.before_hash = pre + "{ hcc_pomp_parallel_begin(&" + h + ", " + team + "); { static POMP2_Region_handle " +
                         wh + " = 0; " + enter + "(&" + wh + ", " + wcs + "); " +
-                        pragma(wtext + joinClauses(ws) + (hasClause(ws, "nowait") || task_red ? "" : " nowait")) + "//";
+                        pragma(wtext + joinClauses(ws) + (hasClause(ws, "nowait") || ws_keeps_barrier ? "" : " nowait")) + "//";
         p.has_stmt = true;  // the loop/block itself, unchanged
         p.at_begin = "";
-        p.at_end = task_red ? " " + std::string(exit) + "(&" + wh + "); }" + end_par
+        p.at_end = own_end ? " " + std::string(exit) + "(&" + wh + "); }" + end_par
                             : measuredBarrier(wh, wb) + " " + exit + "(&" + wh + "); } POMP2_Parallel_end(&" + h +
                                   "); } POMP2_Parallel_join(&" + h + ", " + team + "); }";
         if (wk == Kind::Sections) sections_handle_[s] = wh;
@@ -643,7 +798,8 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         const char *enter = k == Kind::For ? "POMP2_For_enter" : k == Kind::Sections ? "POMP2_Sections_enter" : "POMP2_Single_enter";
         const char *exit = k == Kind::For ? "POMP2_For_exit" : k == Kind::Sections ? "POMP2_Sections_exit" : "POMP2_Single_exit";
         // copyprivate needs the construct's own barrier (nowait is illegal with it).
-        bool keep_barrier = hasClause(t.clauses, "copyprivate") || hasTaskReduction(t.clauses);
+        bool keep_barrier = hasClause(t.clauses, "copyprivate") ||
+                            d->getSingleClause<OMPCopyprivateClause>() || ws_keeps_barrier;
         p.before_hash = decl + enter + "(&" + h + ", " + cs + "); " +
                         pragma(words_text + joinClauses(t.clauses) + (nowait || keep_barrier ? "" : " nowait")) + "//";
         std::string tail = nowait || keep_barrier ? "" : measuredBarrier(h, b);
@@ -692,7 +848,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         break;
       case Kind::Scope: {
         // A worksharing construct: nowait and a measured barrier, as `for`.
-        const bool own = nowait || hasTaskReduction(t.clauses);
+        const bool own = nowait || ws_keeps_barrier;
         p.before_hash = decl + "hcc_pomp_construct_enter(&" + h + ", " + cs + "); " +
                         pragma(words_text + joinClauses(t.clauses) + (own ? "" : " nowait")) + "//";
         p.at_end = (own ? "" : measuredBarrier(h, b)) + " hcc_pomp_construct_exit(&" + h + "); }";
@@ -787,6 +943,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
     auto *cs = dyn_cast_or_null<CompoundStmt>(s);
     if (!cs || cs->body_empty() || isa<OMPSectionDirective>(cs->body_front())) return;
     std::string sh = sections_handle_[s];
+    if (sh.empty()) return;  // `parallel sections` kept whole
     Plan p;
     if (!stmtRange(cs->body_front(), p.stmt_begin, p.stmt_end)) return;
     p.has_stmt = true;
@@ -817,6 +974,7 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
   std::set<const Stmt *> bare_;  // loop transformations that are another construct's loop
   std::set<unsigned> nothing_, nothing_ok_;  // `#pragma omp nothing`: all, and those timed
   unsigned counter_ = 0;
+  bool ast_nowait_ = false;  // the directive being planned has nowait (AST: a macro's too)
 };
 
 }  // namespace

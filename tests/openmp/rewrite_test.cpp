@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -83,7 +84,9 @@ INSTANTIATE_TEST_SUITE_P(OpenMP, Rewrite,
                                            "tasks.c", "doacross.c", "pragma_op.c",
                                            // OpenMP 5.x
                                            "loop.c", "masked_taskloop.c", "scope.c", "utility.c",
-                                           "unroll.c", "clauses51.c", "unparsed.c"),
+                                           "unroll.c", "clauses51.c", "unparsed.c",
+                                           // kept whole, re-issued, barriers kept (issue 11)
+                                           "kept.c"),
                          [](const auto &info) {
                            std::string n = info.param;
                            return n.substr(0, n.find('.'));
@@ -115,6 +118,25 @@ TEST(OpenMPPragmaOperator, MacroExpansionIsLeftAloneAndSaid) {
     said = said || m == "hcc: pragma_op.c:12: leaving an OpenMP directive alone: it comes from a macro expansion";
   EXPECT_TRUE(said);
   EXPECT_NE(r.output.find("\n  PAR_FOR\n"), std::string::npos);
+}
+
+// kept.c: --verbose says which combined constructs were kept whole and why.
+TEST(OpenMPKeptWhole, VerboseSaysWhy) {
+  const fs::path in = fs::path(HCC_OMP_REWRITE_DIR) / "kept.c";
+  hcc::rewriter::Options opts;
+  opts.openmp = true;
+  opts.main_file_name = "kept.c";
+  hcc::rewriter::Result r = hcc::rewriter::instrumentFile(in.string(), {"-fopenmp"}, opts);
+  ASSERT_TRUE(r.ok);
+  std::set<std::string> said(r.messages.begin(), r.messages.end());
+  EXPECT_TRUE(said.count("hcc: kept.c:11: omp parallel for kept whole, timed around the statement: an inscan reduction"));
+  EXPECT_TRUE(said.count("hcc: kept.c:39: omp parallel for kept whole, timed around the statement: a clause from a macro"));
+  // The simd and target directives are re-issued, never preceded by code on their line.
+  for (const char *d : {"#pragma omp simd", "#pragma omp target"}) {
+    const size_t at = r.output.find(d);
+    ASSERT_NE(at, std::string::npos) << d;
+    EXPECT_EQ(r.output.compare(at - 2, 2, "//") == 0 || r.output.compare(at - 2, 2, "/*") == 0, true) << d;
+  }
 }
 
 }  // namespace

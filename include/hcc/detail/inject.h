@@ -25,11 +25,16 @@
 #include "../region.h"
 #include "../hcc.h"
 #include "../pomp2.h"  /* calls the instrumentor writes around OpenMP directives */
-#if defined(_OPENMP) && defined(__has_include)
-#if __has_include(<omp.h>)
-#include "omp_locks.h"  /* measured omp_*_lock calls */
-#endif
-#endif
+/* No system header here (not even <omp.h> or <stdint.h>): this file comes
+ * before the user's first line, and a system header would fix glibc's
+ * feature set before the user's `#define _GNU_SOURCE`. Every macro it
+ * defines is named HCC_* or __hcc_* (tests/openmp: PreludeIsSelfContained).
+ *
+ * Measured lock calls: the instrumentor rewrites `omp_set_lock(&l)` to
+ * `HCC_OMP_LOCK_(omp_set_lock, POMP2_Set_lock)(&l)` (insertions only, the
+ * original name stays in the text); the POMP2 wrapper takes the lock as a
+ * `void *`, so omp.h's lock types are not needed here. */
+#define HCC_OMP_LOCK_(omp_function, pomp_wrapper) pomp_wrapper
 
 #ifdef __cplusplus
 namespace hcc {
