@@ -260,7 +260,11 @@
       const body = el('tbody');
       for (const r of sorted) {
         const tr = el('tr');
-        for (const c of columns) tr.appendChild(el('td', { class: c.cls || '' }, c.show ? c.show(c.get(r), r) : String(c.get(r))));
+        for (const c of columns) {
+          const td = el('td', { class: c.cls || '' }, c.show ? c.show(c.get(r), r) : String(c.get(r)));
+          if (c.tip) td.title = c.tip(r);
+          tr.appendChild(td);
+        }
         body.appendChild(tr);
       }
       table.appendChild(body);
@@ -300,7 +304,10 @@
       { title: 'Visits', get: (r) => r.visits, show: (v) => String(v) },
       { title: 'Inclusive per visit', get: (r) => (r.visits > 0 ? r.incl / r.visits : 0), show },
       { title: 'Call paths', get: (r) => r.paths, show: (v) => String(v) },
-      { title: 'File', cls: 'name', text: true, get: (r) => { const g = regions[r.region]; return g.file ? g.file + (g.line > 0 ? ':' + g.line : '') : ''; } },
+      // The base name keeps the table narrow; the full path is the cell's tooltip.
+      { title: 'File', cls: 'name file', text: true,
+        get: (r) => { const g = regions[r.region]; return g.file ? g.file.replace(/^.*\//, '') + (g.line > 0 ? ':' + g.line : '') : ''; },
+        tip: (r) => regions[r.region].file || '' },
     ], Array.from(rows.values()), 1, true);
   }
 

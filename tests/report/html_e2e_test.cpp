@@ -4,6 +4,7 @@
 // mouse events over the DevTools protocol (html_check.py).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
 #include <set>
 
@@ -106,6 +107,35 @@ TEST(HtmlReport, CppSampleRendersFlameGraphTablesAndZooms) {
   EXPECT_NEAR(after["width"].get<double>(), after["flame_width"].get<double>(), 2.0) << c.out;
   ASSERT_TRUE(j["tooltip"].is_string()) << c.out;  // hovering showed the exact values
   EXPECT_NE(j["tooltip"].get<std::string>().find("inclusive"), std::string::npos) << c.out;
+}
+
+// The control-flow hook: call paths whose JSON carries "predecessors" get a
+// table; without them the section stays hidden.
+TEST(HtmlReport, PredecessorsShownWhenTheDataHasThem) {
+  REQUIRE_CHROMIUM();
+  const std::string dir = scratch_dir("html-pred");
+  const std::string exe = dir + "/views", out = dir + "/out";
+  ASSERT_EQ(run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + shell_quote(programs_dir() + "/views.c") +
+                " -o " + shell_quote(exe))
+                .status,
+            0);
+  ASSERT_EQ(run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe) + " 10").status, 0);
+  const std::string file = dir + "/report.html";
+  std::string page = write_html(out, file);
+  EXPECT_NE(dump_dom(file).find("<section id=\"cflow-section\" hidden=\"\">"), std::string::npos);
+  // Call path 2 is main → callsvia (main, fib, callsvia in the order of the
+  // first calls); give it main → fib as its predecessor.
+  const std::string at = "{\"id\":2,\"parent\":0,";
+  const auto pos = page.find(at);
+  ASSERT_NE(pos, std::string::npos);
+  page.insert(pos + at.size(), "\"predecessors\":[1],");
+  const std::string with = dir + "/with-predecessors.html";
+  std::ofstream(with) << page;
+  const std::string dom = dump_dom(with);
+  EXPECT_NE(dom.find("<section id=\"cflow-section\">"), std::string::npos) << dom.substr(dom.find("cflow-section"), 300);
+  EXPECT_NE(dom.find("<td class=\"name\">main \u2192 callsvia</td><td class=\"name\">main \u2192 fib</td>"),
+            std::string::npos)
+      << dom.substr(dom.find("cflow-section"), 1000);
 }
 
 #ifdef HCC_TEST_MPICC
