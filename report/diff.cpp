@@ -22,13 +22,21 @@ double seconds_per_unit(const std::string &uom) {
   return 1.0;
 }
 
-// Exclusive values of metric `name` per call-path key, summed over
-// locations, scaled (time to seconds).
-void add_profile(const Profile &p, const std::vector<DiffMetric> &metrics, bool first,
-                 std::map<std::string, DiffRow> &rows) {
+// Rows keyed by (parent row, region name): the key of a call path is its
+// parent's row plus its own name, so matching costs no path strings (a deep
+// recursion that was not folded would make those quadratic).
+struct Rows {
+  std::map<std::pair<int, std::string>, int> index;
+  std::vector<DiffRow> rows;
+  std::vector<int> parent;         // parent row per row, -1 for roots
+  std::vector<std::string> name;   // region name per row
+};
+
+// Exclusive values of each metric per call path, summed over locations,
+// scaled (time to seconds), into `first` ? a : b of the matching rows.
+void add_profile(const Profile &p, const std::vector<DiffMetric> &metrics, bool first, Rows &out) {
   const std::size_t nl = p.nloc();
-  std::vector<std::string> key(p.cnodes.size());
-  std::vector<std::vector<std::string>> names(p.cnodes.size());
+  std::vector<int> row_of(p.cnodes.size(), -1);
   std::vector<int> idx;
   std::vector<double> scale;
   for (const auto &dm : metrics) {
@@ -36,19 +44,21 @@ void add_profile(const Profile &p, const std::vector<DiffMetric> &metrics, bool 
     idx.push_back(m);
     scale.push_back(dm.name == "time" ? seconds_per_unit(p.metrics[static_cast<std::size_t>(m)].uom) : 1.0);
   }
-  for (std::size_t c = 0; c < p.cnodes.size(); ++c) {
+  for (std::size_t c = 0; c < p.cnodes.size(); ++c) {  // parents have smaller ids
     const int parent = p.cnodes[c].parent;
+    const int prow = parent < 0 ? -1 : row_of[static_cast<std::size_t>(parent)];
     const std::string &name = p.regions[static_cast<std::size_t>(p.cnodes[c].region)].name;
-    // '\x1f' cannot appear in a region name that went through the CUBE
-    // writer (control characters become spaces), so keys never collide.
-    key[c] = parent < 0 ? name : key[static_cast<std::size_t>(parent)] + '\x1f' + name;
-    DiffRow &row = rows[key[c]];
-    if (row.path.empty()) {
-      for (int n = static_cast<int>(c); n >= 0; n = p.cnodes[static_cast<std::size_t>(n)].parent)
-        row.path.insert(row.path.begin(), p.regions[static_cast<std::size_t>(p.cnodes[static_cast<std::size_t>(n)].region)].name);
+    auto [it, added] = out.index.try_emplace({prow, name}, static_cast<int>(out.rows.size()));
+    if (added) {
+      DiffRow row;
       row.a.assign(metrics.size(), 0.0);
       row.b.assign(metrics.size(), 0.0);
+      out.rows.push_back(std::move(row));
+      out.parent.push_back(prow);
+      out.name.push_back(name);
     }
+    row_of[c] = it->second;
+    DiffRow &row = out.rows[static_cast<std::size_t>(it->second)];
     (first ? row.in_a : row.in_b) = true;
     for (std::size_t k = 0; k < metrics.size(); ++k)
       for (std::size_t l = 0; l < nl; ++l) {
@@ -86,14 +96,43 @@ Diff diff_profiles(const Profile &a, const Profile &b) {
     if (m.dtype == DType::MinDouble || m.dtype == DType::MaxDouble) continue;
     d.metrics.push_back({name, name == "time" ? "s" : m.uom, m.dtype == DType::UInt64 || m.dtype == DType::Int64});
   }
-  std::map<std::string, DiffRow> rows;
-  add_profile(a, d.metrics, true, rows);
-  add_profile(b, d.metrics, false, rows);
+  Rows all;
+  add_profile(a, d.metrics, true, all);
+  add_profile(b, d.metrics, false, all);
   const int time = d.metrics.empty() || d.metrics[0].name != "time" ? -1 : 0;
-  for (auto &kv : rows) {
+  constexpr std::size_t kMaxNames = 64;
+  std::vector<std::size_t> depth(all.rows.size());
+  std::vector<int> head_end(all.rows.size(), -1);  // ancestor at depth kMaxNames/2 (1 = root)
+  for (std::size_t r = 0; r < all.rows.size(); ++r) {
+    const int pr = all.parent[r];
+    depth[r] = pr < 0 ? 1 : depth[static_cast<std::size_t>(pr)] + 1;
+    head_end[r] = depth[r] == kMaxNames / 2 ? static_cast<int>(r) : pr < 0 ? -1 : head_end[static_cast<std::size_t>(pr)];
+  }
+  for (std::size_t r = 0; r < all.rows.size(); ++r) {
+    DiffRow &row = all.rows[r];
     bool any = false;
-    for (std::size_t k = 0; k < d.metrics.size(); ++k) any |= kv.second.a[k] != 0 || kv.second.b[k] != 0;
-    if (any) d.rows.push_back(std::move(kv.second));
+    for (std::size_t k = 0; k < d.metrics.size(); ++k) any |= row.a[k] != 0 || row.b[k] != 0;
+    if (!any) continue;
+    // Names from the root down. Paths deeper than kMaxNames keep their
+    // first and last kMaxNames/2 frames around one "... N frames ..."
+    // entry, so a deep recursion that was not folded costs linear time and
+    // output (depth and the row at the end of the first half are kept per
+    // row; parents' rows come before their children's).
+    const std::size_t dep = depth[r];
+    std::vector<std::string> names;
+    int q = static_cast<int>(r);
+    for (std::size_t n = 0; q >= 0 && (dep <= kMaxNames || n < kMaxNames / 2); ++n) {
+      names.push_back(all.name[static_cast<std::size_t>(q)]);
+      q = all.parent[static_cast<std::size_t>(q)];
+    }
+    if (q >= 0) {
+      names.push_back("... " + std::to_string(dep - kMaxNames) + " frames ...");
+      for (q = head_end[r]; q >= 0; q = all.parent[static_cast<std::size_t>(q)])
+        names.push_back(all.name[static_cast<std::size_t>(q)]);
+    }
+    std::reverse(names.begin(), names.end());
+    row.path = std::move(names);
+    d.rows.push_back(std::move(row));
   }
   // Largest absolute change of time first; then of the next metrics, so a
   // profile without time still sorts by visits.

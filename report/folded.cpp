@@ -41,24 +41,25 @@ std::string folded_text(const Profile &p, const std::string &metric, int locatio
   const double scale = metric == "time" ? to_usec(met.uom) : 1.0;
   const std::size_t nl = p.nloc();
   // The walk keeps the current stack as one string (and where each frame
-  // starts), so memory stays linear. A path deeper than kMaxFrames (only
-  // hostile or unfolded recursions) prints its first kMaxFrames frames,
-  // "[N frames]" and its own frame, so each line stays bounded.
-  constexpr std::size_t kMaxFrames = 1000;
+  // starts) up to kMaxFrames frames, and every frame's name. A path deeper
+  // than kMaxFrames (a hostile file, or a recursion that was not folded)
+  // prints its first and last kMaxFrames/2 frames around "[N frames]", so
+  // each line stays bounded and the output linear in the number of paths.
+  constexpr std::size_t kMaxFrames = 64;
   std::string stack, out;
   std::vector<std::size_t> starts;  // starts[d]: stack.size() before frame d was appended
-  std::size_t depth = 0;
+  std::vector<std::string> frames;  // the current path's frames
   hcc::profile::walk_preorder(
       p,
       [&](int e) {
         const std::size_t c = static_cast<std::size_t>(e);
-        const std::string frame = folded_frame(p.regions[static_cast<std::size_t>(p.cnodes[c].region)].name);
-        if (depth < kMaxFrames) {
+        frames.push_back(folded_frame(p.regions[static_cast<std::size_t>(p.cnodes[c].region)].name));
+        const std::size_t depth = frames.size();
+        if (depth <= kMaxFrames) {
           starts.push_back(stack.size());
           if (!stack.empty()) stack += ';';
-          stack += frame;
+          stack += frames.back();
         }
-        ++depth;
         double sum = 0;
         for (std::size_t l = 0; l < nl; ++l)
           if (location < 0 || static_cast<int>(l) == location) {
@@ -67,19 +68,23 @@ std::string folded_text(const Profile &p, const std::string &metric, int locatio
           }
         const long long v = std::llround(sum * scale);
         if (v == 0) return;  // a flame graph draws nothing for it
-        out += stack;
-        if (depth > kMaxFrames)
-          out += ";[" + std::to_string(depth - kMaxFrames - 1) + " frames];" + frame;
+        if (depth <= kMaxFrames) {
+          out += stack;
+        } else {
+          out.append(stack, 0, starts[kMaxFrames / 2]);
+          out += ";[" + std::to_string(depth - kMaxFrames) + " frames]";
+          for (std::size_t f = depth - kMaxFrames / 2; f < depth; ++f) out += ";" + frames[f];
+        }
         out += ' ';
         out += std::to_string(v);
         out += '\n';
       },
       [&](int) {
-        --depth;
-        if (depth < kMaxFrames) {
+        if (frames.size() <= kMaxFrames) {
           stack.resize(starts.back());
           starts.pop_back();
         }
+        frames.pop_back();
       });
   return out;
 }
