@@ -5,7 +5,8 @@
   html_check.py click CHROMIUM HTML NAME
       -> loads HTML, clicks (real mouse events through the DevTools protocol)
          the first flame-graph box of region NAME, hovers it, and prints one
-         JSON object with what the page showed before and after.
+         JSON object with what the page showed before and after; then types
+         the name into the search field and switches the metric to visits.
 
 The DevTools protocol runs over --remote-debugging-pipe (fd 3: to the
 browser, fd 4: from it, messages ended by NUL), so no websocket client is
@@ -182,7 +183,21 @@ def click(chromium, html, name):
         b.send('Input.dispatchMouseEvent', dict(mouse, type='mouseReleased'), session=s)
         after = js(probe.replace('const want = %s;' % json.dumps(name),
                                  'const want = %s;' % json.dumps(before['name'])))
-        return {'before': before, 'after': after, 'tooltip': tooltip}
+        # Typing into the search field (real key input) marks matching boxes.
+        js("document.getElementById('reset').click(); document.getElementById('search').focus()")
+        b.send('Input.insertText', {'text': before['name']}, session=s)
+        search = js("""({info: document.getElementById('match-info').textContent,
+                        marked: Array.from(document.querySelectorAll('#flame .fg-node.match')).map(e => e.dataset.name)})""")
+        # Another metric from the selector redraws the graph with its values.
+        metric = js("""(() => {
+          const s = document.getElementById('metric');
+          const i = Array.from(s.options).findIndex(o => o.textContent.startsWith('visits'));
+          if (i < 0) return null;
+          s.value = s.options[i].value;
+          s.dispatchEvent(new Event('change'));
+          return document.querySelector('#flame .fg-node[data-cp="-1"]').textContent;
+        })()""")
+        return {'before': before, 'after': after, 'tooltip': tooltip, 'search': search, 'visits_root': metric}
     finally:
         b.close()
 

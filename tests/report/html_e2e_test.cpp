@@ -107,6 +107,18 @@ TEST(HtmlReport, CppSampleRendersFlameGraphTablesAndZooms) {
   EXPECT_NEAR(after["width"].get<double>(), after["flame_width"].get<double>(), 2.0) << c.out;
   ASSERT_TRUE(j["tooltip"].is_string()) << c.out;  // hovering showed the exact values
   EXPECT_NE(j["tooltip"].get<std::string>().find("inclusive"), std::string::npos) << c.out;
+  // Search: the clicked box's region is marked, and the count is shown.
+  const std::string name = before["name"];
+  EXPECT_NE(j["search"]["info"].get<std::string>().find("match"), std::string::npos) << c.out;
+  bool marked = false;
+  for (const auto &m : j["search"]["marked"]) marked |= m == name;
+  EXPECT_TRUE(marked) << c.out;
+  // Metric selector: the top box shows the total number of visits.
+  const auto p = Profile::load(out);
+  long long visits = 0;
+  for (const auto &cp : p.json()["callpaths"])
+    for (const auto &v : cp["values"]["visits"]["excl"]) visits += v.get<long long>();
+  EXPECT_EQ(j["visits_root"], "all (" + std::to_string(visits) + ")") << c.out;
 }
 
 // The control-flow hook: call paths whose JSON carries "predecessors" get a
