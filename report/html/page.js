@@ -1,7 +1,7 @@
 // hcc-report --html: the page's behaviour. Written for this page, no
 // library: the data is the `hcc-report --json` object (report/README.md)
 // plus the run's attributes and the OpenMP/MPI text sections, in the
-// <script id="hcc-data"> element. Nothing here touches the network.
+// JSON element with id hcc-data. Nothing here touches the network.
 (function () {
   'use strict';
   const data = JSON.parse(document.getElementById('hcc-data').textContent);
