@@ -344,9 +344,51 @@
     ], top, 4, true);
   }
 
+  // The OpenMP and MPI sections come as the text views' aligned tables
+  // (runtime/cube/*_summary.cpp): columns are separated by two or more
+  // spaces, cells never hold two in a row. Each block (blank-line separated)
+  // becomes captions (lines of one cell) and a table (the first line of
+  // several cells is its head); the text itself stays below, folded.
+  function textTables(text, box) {
+    box.textContent = '';
+    for (const block of text.split(/\n\s*\n/)) {
+      let table = null;
+      for (const line of block.split('\n')) {
+        const cells = line.trim().split(/\s{2,}/).filter((c) => c !== '');
+        if (cells.length === 0) continue;
+        if (cells.length < 2) {
+          box.appendChild(el('h3', { class: 'text-caption' }, line.trim()));
+          table = null;
+          continue;
+        }
+        if (!table) {
+          table = el('table', { class: 'data text-table' });
+          const tr = el('tr');
+          cells.forEach((c, i) => tr.appendChild(el('th', { class: i === cells.length - 1 && isNaN(parseFloat(c)) ? 'name' : '' }, c)));
+          table.appendChild(tr);
+          box.appendChild(table);
+          continue;
+        }
+        const tr = el('tr');
+        cells.forEach((c) => tr.appendChild(el('td', { class: /^[-+]?[0-9.]+%?$|^[*-]$/.test(c) ? '' : 'name' }, c)));
+        table.appendChild(tr);
+      }
+    }
+  }
+
   function renderSections() {
-    if (data.openmp) { $('openmp').textContent = data.openmp; $('openmp-section').hidden = false; $('toc-openmp').hidden = false; }
-    if (data.mpi) { $('mpi').textContent = data.mpi; $('mpi-section').hidden = false; $('toc-mpi').hidden = false; }
+    if (data.openmp) {
+      textTables(data.openmp, $('openmp-tables'));
+      $('openmp').textContent = data.openmp;
+      $('openmp-section').hidden = false;
+      $('toc-openmp').hidden = false;
+    }
+    if (data.mpi) {
+      textTables(data.mpi, $('mpi-tables'));
+      $('mpi').textContent = data.mpi;
+      $('mpi-section').hidden = false;
+      $('toc-mpi').hidden = false;
+    }
     // Control flow: "predecessors" per call path, when the JSON carries them.
     const withPred = cps.filter((c) => Array.isArray(c.predecessors) && c.predecessors.length > 0);
     if (withPred.length === 0) return;

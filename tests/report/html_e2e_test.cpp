@@ -176,7 +176,10 @@ TEST(HtmlReport, MpiOpenMpRunShowsBothSections) {
   // The sections are shown (not hidden) and hold the text views' tables.
   EXPECT_NE(dom.find("<section id=\"openmp-section\">"), std::string::npos);
   EXPECT_NE(dom.find("<section id=\"mpi-section\">"), std::string::npos);
-  EXPECT_NE(dom.find("MPI_Allreduce"), std::string::npos);
+  // The text views' tables become HTML tables (a head cell per column).
+  EXPECT_NE(dom.find("<th class=\"\">execT</th>"), std::string::npos);
+  EXPECT_NE(dom.find("<th class=\"\">MPITime s</th>"), std::string::npos);
+  EXPECT_NE(dom.find("<td class=\"name\">main \u2192 MPI_Allreduce</td>"), std::string::npos);
   EXPECT_GT(colours(file, dir + "/shot.png"), 30);
 }
 
