@@ -69,7 +69,12 @@ PompRegion *make(const char *ctc_text) {
   TypeInfo t = {"user", HCC_KIND_OPENMP, 0, false};
   for (const TypeInfo &k : kTypes)
     if (c.type == k.type) t = k;
-  std::string where = " @" + c.file + ":" + std::to_string(c.begin_line);
+  // The name carries the file's base name, as lambdas' names do ("lambda at
+  // app.cpp:12"): one spelling in every view. The region's file field keeps
+  // the path as the compiler was given it.
+  const std::size_t slash = c.file.rfind('/');
+  const std::string base = slash == std::string::npos ? c.file : c.file.substr(slash + 1);
+  std::string where = " @" + base + ":" + std::to_string(c.begin_line);
   std::string what = c.type;
   if (t.kind == HCC_KIND_OMP_CRITICAL && !c.critical_name.empty())
     what += " (" + c.critical_name + ")";

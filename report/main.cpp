@@ -8,8 +8,12 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cubex.hpp"
+#include "diff.hpp"
+#include "folded.hpp"
+#include "html_view.hpp"
 #include "json_view.hpp"
 #include "locate.hpp"
 #include "summary.hpp"
@@ -41,7 +45,7 @@ int main(int argc, char **argv) {
   app.add_option("--rule", rule_text, "with --suggest-filter: 'calls>N,usec<X' (>= and <= too; either may be left out)");
   app.add_option("--format", format, "with --suggest-filter: hcc (default), tau or scorep")
       ->check(CLI::IsMember({"hcc", "tau", "scorep"}));
-  app.add_option("-o", out_file, "with --suggest-filter or --trace-json: write to this file instead of stdout");
+  app.add_option("-o", out_file, "with --suggest-filter, --trace-json or --html: write to this file instead of stdout");
   bool trace_json = false, watch_run = false;
   std::size_t top = 10;
   app.add_flag("--trace-json", trace_json,
@@ -51,6 +55,14 @@ int main(int argc, char **argv) {
                "redraw the hottest call paths of a running program (PATH: its output directory; run it with "
                "HCC_SNAPSHOT=SECONDS) each time its snapshot changes, until it ends");
   app.add_option("--top", top, "with --watch: call paths shown (default 10)")->check(CLI::PositiveNumber);
+  // Views for people and other tools (report/README.md): --html, --folded, --diff.
+  bool html = false, folded = false;
+  std::string metric = "time";
+  std::vector<std::string> diff_paths;
+  app.add_flag("--html", html, "write one self-contained HTML page (flame graph, tables) to -o FILE (else stdout)");
+  app.add_flag("--folded", folded, "print folded stacks (main;solve;leaf 1234) for flamegraph.pl, speedscope, inferno");
+  app.add_option("--metric", metric, "with --folded: the metric (default time, in microseconds)");
+  app.add_option("--diff", diff_paths, "compare two profiles A B by call path (with --json: as JSON)")->expected(2);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -82,6 +94,23 @@ int main(int argc, char **argv) {
       return 2;
     }
     return 0;
+  }
+  if (!diff_paths.empty()) {
+    try {
+      std::string note_a, note_b;
+      const std::string a = hcc::report::locate_profile(diff_paths[0], ".", &note_a);
+      const std::string b = hcc::report::locate_profile(diff_paths[1], ".", &note_b);
+      for (const std::string &n : {note_a, note_b})
+        if (!n.empty()) std::cerr << n << "\n";
+      const auto d = hcc::report::diff_profiles(hcc::profile::read_cubex(a), hcc::profile::read_cubex(b));
+      if (json) std::cout << hcc::report::diff_json(d, a, b).dump() << "\n";
+      else std::cout << hcc::report::diff_text(d, a, b);
+    } catch (const std::exception &e) {
+      std::cerr << "hcc-report: " << e.what() << "\n";
+      return 2;
+    }
+    std::cout.flush();
+    return std::cout ? 0 : 1;
   }
   if (watch_run) {
     hcc::report::WatchOptions opt;
@@ -140,6 +169,31 @@ int main(int argc, char **argv) {
       std::cout << "filter written to " << out_file << "\n";
     }
     return 0;
+  }
+  if (html) {
+    const std::string page = hcc::report::html_report(p, profile_path);
+    if (out_file.empty()) {
+      std::cout << page;
+    } else {
+      std::ofstream f(out_file);
+      f << page;
+      if (!f.flush()) {
+        std::cerr << "hcc-report: cannot write " << out_file << "\n";
+        return 2;
+      }
+      std::cout << out_file << ": HTML report of " << profile_path << " (" << page.size() << " bytes, no network access)\n";
+    }
+    return 0;
+  }
+  if (folded) {
+    try {
+      std::cout << hcc::report::folded_text(p, metric, location);
+    } catch (const std::exception &e) {
+      std::cerr << "hcc-report: " << e.what() << "\n";
+      return 2;
+    }
+    std::cout.flush();
+    return std::cout ? 0 : 1;
   }
   if (json) {
     std::cout << hcc::report::profile_json(p, location).dump() << "\n";

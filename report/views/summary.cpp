@@ -73,6 +73,14 @@ struct Table {
   }
 };
 
+// True when a metric has no nonzero value anywhere (not-a-number counts as
+// a value: it is something to look at).
+bool all_zero(const std::vector<double> &values) {
+  for (double x : values)
+    if (x != 0.0) return false;
+  return true;
+}
+
 // Everything the views need, computed once: per-metric inclusive matrices
 // and per-call-path sums over the selected locations.
 struct View {
@@ -88,8 +96,12 @@ struct View {
     time = p.metric_index("time");
     visits = p.metric_index("visits");
     if (time >= 0) to_sec = seconds_per_unit(p.metrics[static_cast<std::size_t>(time)].uom);
+    // Extra columns only for metrics with a value somewhere: an MPI build
+    // carries 16 MPI/IO byte and count metrics, all zero in a one-rank run,
+    // which would push the Name column 400 characters to the right.
     for (std::size_t m = 0; m < p.metrics.size(); ++m)
-      if (static_cast<int>(m) != time && static_cast<int>(m) != visits) extra.push_back(static_cast<int>(m));
+      if (static_cast<int>(m) != time && static_cast<int>(m) != visits && !all_zero(p.excl[m]))
+        extra.push_back(static_cast<int>(m));
     const std::size_t nc = p.cnodes.size(), nl = p.nloc();
     excl.resize(p.metrics.size());
     incl.resize(p.metrics.size());
@@ -456,6 +468,11 @@ std::string summary_text(const Profile &p) {
                      v.total_sec());
   out += fmt::format("Call paths: {}, regions: {}\n", p.cnodes.size(), p.regions.size());
   out += fmt::format("Metrics:    {}\n", metrics);
+  std::string zero;
+  for (std::size_t m = 0; m < p.metrics.size(); ++m)
+    if (static_cast<int>(m) != v.time && static_cast<int>(m) != v.visits && all_zero(p.excl[m]))
+      zero += (zero.empty() ? "" : ", ") + p.metrics[m].uniq_name;
+  if (!zero.empty()) out += fmt::format("All zero:   {} (no columns for them below)\n", zero);
   // Recursion folded by the runtime (runtime/core/fold.hpp): say where it
   // went deepest, so nobody looks for recursion levels in the tree.
   if (const int rd = p.metric_index("recursion_depth"); rd >= 0) {

@@ -161,6 +161,28 @@ TEST(HostileProfile, HundredThousandNestedCallPathsStayBounded) {
   EXPECT_NE(tree.out.find(std::string(80, ' ') + "[depth 41] foo\n"), std::string::npos) << tree.out.substr(0, 5000);
 }
 
+// The views for people and tools on the same 100 000-deep tree: folded
+// stacks and the diff cut paths deeper than 64 frames ("[N frames]"), so
+// their output stays linear; the HTML page is the JSON plus a fixed page.
+TEST(HostileProfile, HundredThousandNestedCallPathsInFoldedDiffAndHtml) {
+  TempDir d;
+  Profile p = sample_profile();
+  const std::size_t n = 100000;
+  p.cnodes.clear();
+  for (std::size_t c = 0; c < n; ++c) p.cnodes.push_back({static_cast<int>(c % 4), static_cast<int>(c) - 1});
+  p.excl.assign(2, std::vector<double>(n * p.nloc(), 1.0));
+  write_cubex(p, d.file("deep.cubex"));
+  const std::string f = quote(d.file("deep.cubex"));
+  for (const std::string view : {"--folded --metric visits " + f, "--diff " + f + " " + f, "--html " + f}) {
+    SCOPED_TRACE(view);
+    const Result r = bounded_report(view, d.path.string());
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_LT(r.out.size(), 1000u * n) << "output grows faster than the tree";
+  }
+  const Result folded = bounded_report("--folded --metric visits " + f, d.path.string());
+  EXPECT_NE(folded.out.find(";[99936 frames];"), std::string::npos);
+}
+
 // Member names are only looked up, never used as paths: nothing is created
 // outside (or inside) the working directory.
 TEST(HostileProfile, MemberNamesThatClimbOutAreNeverWritten) {

@@ -1,0 +1,215 @@
+// hcc-report — the diff of two profiles (see diff.hpp).
+#include "diff.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+
+namespace hcc::report {
+
+using hcc::profile::DType;
+using hcc::profile::Profile;
+
+namespace {
+
+double seconds_per_unit(const std::string &uom) {
+  if (uom == "ms" || uom == "msec") return 1e-3;
+  if (uom == "us" || uom == "usec") return 1e-6;
+  if (uom == "ns" || uom == "nsec") return 1e-9;
+  return 1.0;
+}
+
+// Rows keyed by (parent row, region name): the key of a call path is its
+// parent's row plus its own name, so matching costs no path strings (a deep
+// recursion that was not folded would make those quadratic).
+struct Rows {
+  std::map<std::pair<int, std::string>, int> index;
+  std::vector<DiffRow> rows;
+  std::vector<int> parent;         // parent row per row, -1 for roots
+  std::vector<std::string> name;   // region name per row
+};
+
+// Exclusive values of each metric per call path, summed over locations,
+// scaled (time to seconds), into `first` ? a : b of the matching rows.
+void add_profile(const Profile &p, const std::vector<DiffMetric> &metrics, bool first, Rows &out) {
+  const std::size_t nl = p.nloc();
+  std::vector<int> row_of(p.cnodes.size(), -1);
+  std::vector<int> idx;
+  std::vector<double> scale;
+  for (const auto &dm : metrics) {
+    const int m = p.metric_index(dm.name);
+    idx.push_back(m);
+    scale.push_back(dm.name == "time" ? seconds_per_unit(p.metrics[static_cast<std::size_t>(m)].uom) : 1.0);
+  }
+  for (std::size_t c = 0; c < p.cnodes.size(); ++c) {  // parents have smaller ids
+    const int parent = p.cnodes[c].parent;
+    const int prow = parent < 0 ? -1 : row_of[static_cast<std::size_t>(parent)];
+    const std::string &name = p.regions[static_cast<std::size_t>(p.cnodes[c].region)].name;
+    auto [it, added] = out.index.try_emplace({prow, name}, static_cast<int>(out.rows.size()));
+    if (added) {
+      DiffRow row;
+      row.a.assign(metrics.size(), 0.0);
+      row.b.assign(metrics.size(), 0.0);
+      out.rows.push_back(std::move(row));
+      out.parent.push_back(prow);
+      out.name.push_back(name);
+    }
+    row_of[c] = it->second;
+    DiffRow &row = out.rows[static_cast<std::size_t>(it->second)];
+    (first ? row.in_a : row.in_b) = true;
+    for (std::size_t k = 0; k < metrics.size(); ++k)
+      for (std::size_t l = 0; l < nl; ++l) {
+        const double x = p.excl[static_cast<std::size_t>(idx[k])][c * nl + l];
+        if (std::isfinite(x)) (first ? row.a : row.b)[k] += x * scale[k];
+      }
+  }
+}
+
+std::string show(double v, const DiffMetric &m, bool sign) {
+  if (m.name == "time") return fmt::format(sign ? "{:+.3f}" : "{:.3f}", v * 1e3);
+  if (m.integer) return fmt::format(sign ? "{:+.0f}" : "{:.0f}", v);
+  return fmt::format(sign ? "{:+.6g}" : "{:.6g}", v);
+}
+
+nlohmann::ordered_json json_value(double v, const DiffMetric &m) {
+  if (m.integer && std::fabs(v) < 9e18) return static_cast<std::int64_t>(std::llround(v));
+  if (!std::isfinite(v)) return nullptr;
+  return v;
+}
+
+}  // namespace
+
+Diff diff_profiles(const Profile &a, const Profile &b) {
+  Diff d;
+  std::vector<std::string> order = {"time", "visits"};
+  for (const auto &m : a.metrics)
+    if (m.uniq_name != "time" && m.uniq_name != "visits") order.push_back(m.uniq_name);
+  for (const std::string &name : order) {
+    const int ma = a.metric_index(name), mb = b.metric_index(name);
+    if (ma < 0 || mb < 0) continue;
+    const auto &m = a.metrics[static_cast<std::size_t>(ma)];
+    // Only metrics that add up over locations and call paths make sense as
+    // a difference of sums; min/max metrics (recursion_depth) do not.
+    if (m.dtype == DType::MinDouble || m.dtype == DType::MaxDouble) continue;
+    d.metrics.push_back({name, name == "time" ? "s" : m.uom, m.dtype == DType::UInt64 || m.dtype == DType::Int64});
+  }
+  Rows all;
+  add_profile(a, d.metrics, true, all);
+  add_profile(b, d.metrics, false, all);
+  const int time = d.metrics.empty() || d.metrics[0].name != "time" ? -1 : 0;
+  constexpr std::size_t kMaxNames = 64;
+  std::vector<std::size_t> depth(all.rows.size());
+  std::vector<int> head_end(all.rows.size(), -1);  // ancestor at depth kMaxNames/2 (1 = root)
+  for (std::size_t r = 0; r < all.rows.size(); ++r) {
+    const int pr = all.parent[r];
+    depth[r] = pr < 0 ? 1 : depth[static_cast<std::size_t>(pr)] + 1;
+    head_end[r] = depth[r] == kMaxNames / 2 ? static_cast<int>(r) : pr < 0 ? -1 : head_end[static_cast<std::size_t>(pr)];
+  }
+  for (std::size_t r = 0; r < all.rows.size(); ++r) {
+    DiffRow &row = all.rows[r];
+    bool any = false;
+    for (std::size_t k = 0; k < d.metrics.size(); ++k) any |= row.a[k] != 0 || row.b[k] != 0;
+    if (!any) continue;
+    // Names from the root down. Paths deeper than kMaxNames keep their
+    // first and last kMaxNames/2 frames around one "... N frames ..."
+    // entry, so a deep recursion that was not folded costs linear time and
+    // output (depth and the row at the end of the first half are kept per
+    // row; parents' rows come before their children's).
+    const std::size_t dep = depth[r];
+    std::vector<std::string> names;
+    int q = static_cast<int>(r);
+    for (std::size_t n = 0; q >= 0 && (dep <= kMaxNames || n < kMaxNames / 2); ++n) {
+      names.push_back(all.name[static_cast<std::size_t>(q)]);
+      q = all.parent[static_cast<std::size_t>(q)];
+    }
+    if (q >= 0) {
+      names.push_back("... " + std::to_string(dep - kMaxNames) + " frames ...");
+      for (q = head_end[r]; q >= 0; q = all.parent[static_cast<std::size_t>(q)])
+        names.push_back(all.name[static_cast<std::size_t>(q)]);
+    }
+    std::reverse(names.begin(), names.end());
+    row.path = std::move(names);
+    d.rows.push_back(std::move(row));
+  }
+  // Largest absolute change of time first; then of the next metrics, so a
+  // profile without time still sorts by visits.
+  std::stable_sort(d.rows.begin(), d.rows.end(), [&](const DiffRow &x, const DiffRow &y) {
+    for (std::size_t k = time < 0 ? 0 : static_cast<std::size_t>(time); k < d.metrics.size(); ++k) {
+      const double cx = std::fabs(x.b[k] - x.a[k]), cy = std::fabs(y.b[k] - y.a[k]);
+      if (cx != cy) return cx > cy;
+    }
+    return false;
+  });
+  return d;
+}
+
+std::string diff_text(const Diff &d, const std::string &name_a, const std::string &name_b) {
+  std::vector<std::string> header;
+  for (const auto &m : d.metrics) {
+    const std::string unit = m.name == "time" ? " msec" : "";
+    header.push_back(m.name + unit + " A");
+    header.push_back(m.name + unit + " B");
+    header.push_back(m.name + " B-A");
+  }
+  header.push_back("Call path");
+  std::vector<std::vector<std::string>> rows;
+  for (const auto &r : d.rows) {
+    std::vector<std::string> cells;
+    for (std::size_t k = 0; k < d.metrics.size(); ++k) {
+      cells.push_back(r.in_a ? show(r.a[k], d.metrics[k], false) : "-");
+      cells.push_back(r.in_b ? show(r.b[k], d.metrics[k], false) : "-");
+      cells.push_back(show(r.b[k] - r.a[k], d.metrics[k], true));
+    }
+    std::string path;
+    for (const auto &n : r.path) path += (path.empty() ? "" : " \u2192 ") + n;
+    if (!r.in_a) path += "  (only in B)";
+    if (!r.in_b) path += "  (only in A)";
+    cells.push_back(path);
+    rows.push_back(std::move(cells));
+  }
+  std::vector<std::size_t> w(header.size());
+  for (std::size_t i = 0; i < header.size(); ++i) w[i] = header[i].size();
+  for (const auto &r : rows)
+    for (std::size_t i = 0; i + 1 < r.size(); ++i) w[i] = std::max(w[i], r[i].size());
+  auto line = [&](const std::vector<std::string> &cells) {
+    std::string out;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i) out += "  ";
+      out += i + 1 == cells.size() ? cells[i] : fmt::format("{:>{}}", cells[i], w[i]);
+    }
+    return out + "\n";
+  };
+  std::string out = fmt::format("DIFF (exclusive values per call path, summed over locations; sorted by the largest "
+                                "change of time)\nA: {}\nB: {}\n",
+                                name_a, name_b);
+  out += line(header);
+  for (const auto &r : rows) out += line(r);
+  return out;
+}
+
+nlohmann::ordered_json diff_json(const Diff &d, const std::string &name_a, const std::string &name_b) {
+  using json = nlohmann::ordered_json;
+  json out = json::object();
+  out["version"] = 1;
+  out["a"] = name_a;
+  out["b"] = name_b;
+  json metrics = json::array();
+  for (const auto &m : d.metrics) metrics.push_back({{"name", m.name}, {"unit", m.unit}});
+  out["metrics"] = std::move(metrics);
+  json rows = json::array();
+  for (const auto &r : d.rows) {
+    json values = json::object();
+    for (std::size_t k = 0; k < d.metrics.size(); ++k)
+      values[d.metrics[k].name] = {{"a", json_value(r.a[k], d.metrics[k])},
+                                   {"b", json_value(r.b[k], d.metrics[k])},
+                                   {"diff", json_value(r.b[k] - r.a[k], d.metrics[k])}};
+    rows.push_back({{"path", r.path}, {"in_a", r.in_a}, {"in_b", r.in_b}, {"values", std::move(values)}});
+  }
+  out["callpaths"] = std::move(rows);
+  return out;
+}
+
+}  // namespace hcc::report
