@@ -9,7 +9,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "callgraph_dot.hpp"
 #include "cubex.hpp"
+#include "gprof_view.hpp"
 #include "json_view.hpp"
 #include "locate.hpp"
 #include "summary.hpp"
@@ -51,6 +53,12 @@ int main(int argc, char **argv) {
                "redraw the hottest call paths of a running program (PATH: its output directory; run it with "
                "HCC_SNAPSHOT=SECONDS) each time its snapshot changes, until it ends");
   app.add_option("--top", top, "with --watch: call paths shown (default 10)")->check(CLI::PositiveNumber);
+  bool gprof = false;
+  std::string callgraph, focus;
+  app.add_flag("--gprof", gprof, "flat profile and call graph in GNU gprof's layout, from the call-context tree");
+  app.add_option("--callgraph", callgraph, "the call graph as Graphviz DOT (dot) or rendered by dot (svg); -o FILE")
+      ->check(CLI::IsMember({"dot", "svg"}));
+  app.add_option("--callgraph-focus", focus, "with --callgraph: only this function and its callers, transitively");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -141,7 +149,25 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  if (json) {
+  if (!callgraph.empty()) {
+    try {
+      std::string text = hcc::report::callgraph_dot(p, {location, focus});
+      if (callgraph == "svg") text = hcc::report::render_svg(text);
+      if (out_file.empty()) {
+        std::cout << text;
+      } else {
+        std::ofstream f(out_file);
+        f << text;
+        if (!f.flush()) throw std::runtime_error("cannot write " + out_file);
+        std::cout << "call graph written to " << out_file << "\n";
+      }
+    } catch (const std::exception &e) {
+      std::cerr << "hcc-report: " << e.what() << "\n";
+      return 2;
+    }
+  } else if (gprof) {
+    std::cout << hcc::report::gprof_text(p, location);
+  } else if (json) {
     std::cout << hcc::report::profile_json(p, location).dump() << "\n";
   } else if (openmp) {
     const std::string text = hcc::profile::openmp_summary_text(p);
