@@ -1,0 +1,152 @@
+// The gprof view end to end: tests/e2e/programs/gprof_callgraph.c built
+// through hcc (gcc and clang underneath, -O0 and -O2, PIE and not), run with
+// HCC_GPROF=1; GNU gprof's own output on the gmon.out we wrote, and
+// hcc-report --gprof on the profile, must both show our call counts and
+// foo's self time about twice bar's. Plus hcc-report --callgraph=dot|svg.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "e2e_support.hpp"
+#include "gprof_output.hpp"
+
+using namespace hcc::e2e;
+
+namespace {
+
+struct Built {
+  std::string dir, exe, out;  // scratch dir, instrumented program, its output directory
+};
+
+// Builds the program plain and through hcc with `flags`, runs both (the
+// instrumented one with HCC_GPROF=1) and checks the output is the same.
+Built build_and_run(const std::string &name, const std::string &cc, const std::string &flags) {
+  Built b;
+  b.dir = scratch_dir("gprof-" + name);
+  const std::string src = shell_quote(programs_dir() + "/gprof_callgraph.c");
+  const std::string plain = b.dir + "/plain", inst = b.dir + "/app";
+  RunResult r = run(cc + " " + flags + " " + src + " -o " + shell_quote(plain));
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = run(shell_quote(hcc_bin()) + " --hcc-functions=all --hcc-compiler=" + cc + " " + flags + " " + src + " -o " +
+          shell_quote(inst));
+  EXPECT_EQ(r.status, 0) << r.err;
+  b.exe = inst;
+  b.out = b.dir + "/out";
+  const RunResult a = run(shell_quote(plain));
+  const RunResult m = run("HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(b.out) + " " + shell_quote(inst));
+  EXPECT_EQ(m.status, 0) << m.err;
+  EXPECT_EQ(a.out, m.out);
+  EXPECT_NE(m.err.find("gmon.out written to"), std::string::npos) << m.err;
+  return b;
+}
+
+// What the task asks of both GNU gprof's and our output.
+void expect_call_graph(const GprofOutput &g, const std::string &what) {
+  SCOPED_TRACE(what);
+  ASSERT_TRUE(g.graph.count("foo") && g.graph.count("bar") && g.graph.count("leaf") && g.graph.count("rec"))
+      << "functions missing from the call graph";
+  EXPECT_EQ(g.graph.at("foo").callers.at("main"), "20/20");
+  EXPECT_EQ(g.graph.at("bar").callers.at("main"), "20/21");
+  EXPECT_EQ(g.graph.at("bar").callers.at("via"), "1/21");
+  EXPECT_EQ(g.graph.at("leaf").callers.at("foo"), "20/41");
+  EXPECT_EQ(g.graph.at("leaf").callers.at("bar"), "21/41");
+  EXPECT_EQ(g.graph.at("main").callees.at("foo"), "20/20");
+  EXPECT_EQ(g.graph.at("via").callees.at("bar"), "1/21");
+  EXPECT_EQ(g.graph.at("foo").called, "20");
+  EXPECT_EQ(g.graph.at("bar").called, "21");
+  EXPECT_EQ(g.graph.at("leaf").called, "41");
+  EXPECT_EQ(g.graph.at("rec").called, "1+9");
+  EXPECT_EQ(g.graph.at("rec").callers.at("main"), "1/1");
+  EXPECT_EQ(g.graph.at("rec").callers.at("rec"), "9");  // gprof's recursive line
+  EXPECT_TRUE(g.graph.at("main").spontaneous);
+  // foo's own work is twice bar's per call: 20 calls against 21, so about
+  // 40/21 = 1.9. Wall-clock time on a shared machine: a wide band.
+  const double foo = g.self_seconds.at("foo"), bar = g.self_seconds.at("bar");
+  EXPECT_GT(bar, 0.0);
+  EXPECT_GT(foo / bar, 1.3) << "foo " << foo << " s, bar " << bar << " s";
+  EXPECT_LT(foo / bar, 3.0) << "foo " << foo << " s, bar " << bar << " s";
+}
+
+void check(const std::string &name, const std::string &cc, const std::string &flags, bool pie) {
+  const Built b = build_and_run(name, cc, flags);
+  const RunResult elf = run("readelf -h " + shell_quote(b.exe));
+  EXPECT_NE(elf.out.find(pie ? "DYN (Position-Independent" : "EXEC (Executable"), std::string::npos) << elf.out;
+  const RunResult gp = run("gprof -b " + shell_quote(b.exe) + " " + shell_quote(b.out + "/gmon.out"));
+  ASSERT_EQ(gp.status, 0) << gp.err;
+  expect_call_graph(parse_gprof(gp.out), "GNU gprof on gmon.out:\n" + gp.out);
+  const RunResult rp = run(shell_quote(report_bin()) + " --gprof " + shell_quote(b.out));
+  ASSERT_EQ(rp.status, 0) << rp.err;
+  expect_call_graph(parse_gprof(rp.out), "hcc-report --gprof:\n" + rp.out);
+}
+
+bool have_dot() { return run("command -v dot").status == 0; }
+
+}  // namespace
+
+TEST(GprofView, GnuGprofAndReportAgreeGccO0Pie) { check("gcc-O0-pie", "gcc", "-O0", true); }
+TEST(GprofView, GnuGprofAndReportAgreeGccO2NoPie) { check("gcc-O2-nopie", "gcc", "-O2 -no-pie", false); }
+// -O2 inlines these small functions into their callers; the guard keeps
+// each one's identity, and the out-of-line copy the linker keeps gives gprof
+// its address.
+TEST(GprofView, GnuGprofAndReportAgreeClangO2Pie) { check("clang-O2-pie", "clang", "-O2", true); }
+
+TEST(GprofView, ReportLocationZeroIsTheOnlyThread) {
+  const Built b = build_and_run("location", "gcc", "-O1");
+  const RunResult all = run(shell_quote(report_bin()) + " --gprof " + shell_quote(b.out));
+  const RunResult one = run(shell_quote(report_bin()) + " --gprof --location 0 " + shell_quote(b.out));
+  ASSERT_EQ(one.status, 0) << one.err;
+  expect_call_graph(parse_gprof(one.out), one.out);
+  EXPECT_NE(one.out.find("location 0 only"), std::string::npos);
+  const RunResult bad = run(shell_quote(report_bin()) + " --gprof --location 1 " + shell_quote(b.out));
+  EXPECT_EQ(bad.status, 2);
+  (void)all;
+}
+
+TEST(GprofView, CallgraphDotNodesEdgesClustersAndFocus) {
+  const Built b = build_and_run("dot", "gcc", "-O1");
+  const RunResult d = run(shell_quote(report_bin()) + " --callgraph=dot " + shell_quote(b.out));
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_EQ(d.out.rfind("digraph callgraph {", 0), 0u) << d.out;
+  // One node per function, in the cluster of its source file.
+  for (const char *f : {"main", "foo", "bar", "leaf", "via", "rec"})
+    EXPECT_NE(d.out.find(std::string("label=\"") + f + "\\nself "), std::string::npos) << f << "\n" << d.out;
+  EXPECT_NE(d.out.find("subgraph cluster_0 {\n    label=\""), std::string::npos);
+  EXPECT_NE(d.out.find("gprof_callgraph.c\""), std::string::npos);
+  // Edge labels are call counts: 20 (main→foo, main→bar), 21 (bar→leaf), 1 (via→bar).
+  EXPECT_NE(d.out.find("[label=\"21\""), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("[label=\"9 recursive\""), std::string::npos) << d.out;
+
+  const RunResult f = run(shell_quote(report_bin()) + " --callgraph=dot --callgraph-focus=bar " + shell_quote(b.out));
+  ASSERT_EQ(f.status, 0) << f.err;
+  for (const char *in : {"bar", "main", "via"})
+    EXPECT_NE(f.out.find(std::string("label=\"") + in + "\\n"), std::string::npos) << in << "\n" << f.out;
+  for (const char *out : {"foo", "leaf", "rec"})  // not callers of bar
+    EXPECT_EQ(f.out.find(std::string("label=\"") + out + "\\n"), std::string::npos) << out << "\n" << f.out;
+  const RunResult none = run(shell_quote(report_bin()) + " --callgraph=dot --callgraph-focus=nosuch " + shell_quote(b.out));
+  EXPECT_EQ(none.status, 2);
+  EXPECT_NE(none.err.find("no function named 'nosuch'"), std::string::npos) << none.err;
+
+  const RunResult svg = run(shell_quote(report_bin()) + " --callgraph=svg " + shell_quote(b.out));
+  if (have_dot()) {
+    ASSERT_EQ(svg.status, 0) << svg.err;
+    EXPECT_NE(svg.out.find("<svg"), std::string::npos);
+    EXPECT_NE(svg.out.find(">leaf</text>"), std::string::npos);
+  } else {
+    EXPECT_EQ(svg.status, 2);
+    EXPECT_NE(svg.err.find("Graphviz"), std::string::npos) << svg.err;
+  }
+}
+
+TEST(GprofView, BadHccGprofValueWritesNoGmonOut) {
+  const std::string dir = scratch_dir("gprof-bad");
+  const std::string exe = dir + "/app";
+  RunResult r = run(shell_quote(hcc_bin()) + " -O1 " + shell_quote(programs_dir() + "/gprof_callgraph.c") + " -o " +
+                    shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("HCC_GPROF=yes HCC_OUTPUT_DIR=" + shell_quote(dir + "/out") + " " + shell_quote(exe));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.err.find("HCC_GPROF='yes' is not 0 or 1"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out/gmon.out"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/out/profile.cubex"));
+}
