@@ -5,7 +5,7 @@
 
 volatile double sink;
 
-#define WORK 300000L
+#define WORK 600000L
 #define SPIN(n) for (long i = 0; i < (n); ++i) sink += (double)i * 0.5
 
 void leaf(void) { SPIN(WORK / 4); }
