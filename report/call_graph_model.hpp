@@ -34,6 +34,13 @@ struct CallGraph {
   std::vector<CgFunction> functions;    // one per region that occurs
   std::map<int, int> by_region;         // region id -> index in functions
   std::map<std::pair<int, int>, CgArc> arcs;  // (caller region, callee region)
+  // Recursive calls (caller region, callee region) -> count: A -> A for
+  // direct recursion, B -> A for A -> B -> A'. Paired through the metric
+  // `recursive_calls` (the call path that made them): its one ancestor (or
+  // itself) with recursive visits is the callee. What cannot be paired so
+  // (several candidates, or an older profile without the metric) is shown as
+  // the callee's own self-recursion.
+  std::map<std::pair<int, int>, double> recursive_arcs;
   double total_time = 0;                // the roots' inclusive time
 };
 

@@ -85,6 +85,8 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
       if (!keep.insert(r).second) continue;
       for (const auto &[key, arc] : g.arcs)
         if (key.second == r && !keep.count(key.first)) todo.push_back(key.first);
+      for (const auto &[key, n] : g.recursive_arcs)
+        if (key.second == r && !keep.count(key.first)) todo.push_back(key.first);
     }
   }
 
@@ -123,10 +125,10 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
     o += "  r" + std::to_string(key.first) + " -> r" + std::to_string(key.second) +
          " [label=" + quote(num(arc.calls, "%.0f")) + ", penwidth=" + num(1 + 4 * share, "%.2f") + "];\n";
   }
-  for (const CgFunction &f : g.functions)
-    if (f.recursive > 0 && keep.count(f.region))
-      o += "  r" + std::to_string(f.region) + " -> r" + std::to_string(f.region) + " [label=" +
-           quote(num(f.recursive, "%.0f") + " recursive") + ", style=dashed];\n";
+  for (const auto &[key, n] : g.recursive_arcs)
+    if (keep.count(key.first) && keep.count(key.second))
+      o += "  r" + std::to_string(key.first) + " -> r" + std::to_string(key.second) + " [label=" +
+           quote(num(n, "%.0f") + " recursive") + ", style=dashed];\n";
   o += "}\n";
   return o;
 }

@@ -92,11 +92,13 @@ std::string gprof_text(const profile::Profile &p, int location) {
       return fmt("%6s %5s %7.2f %7.2f %7lu/%-7lu     %s [%d]\n", "", "", a.self, a.children, count(a.calls),
                  count(of_total), name(other).c_str(), idx(other));
     };
-    auto rec_line = [&]() {
-      return fmt("%6s %5s %7s %7s %7lu %7s     %s [%d]\n", "", "", "", "", rec, "", name(f.region).c_str(),
-                 idx(f.region));
+    // Recursive calls: a count only, as gprof prints calls inside a cycle.
+    auto rec_line = [&](int other, double n) {
+      return fmt("%6s %5s %7s %7s %7lu %7s     %s [%d]\n", "", "", "", "", count(n), "", name(other).c_str(),
+                 idx(other));
     };
-    if (rec) o += rec_line();
+    for (const auto &[key, n] : g.recursive_arcs)
+      if (key.second == f.region) o += rec_line(key.first, n);
     if (callers.empty() && f.spontaneous) o += fmt("%6s %5s %7s %7s %7s %7s     <spontaneous>\n", "", "", "", "", "", "");
     for (const auto &[r, a] : callers) o += arc_line(r, a, f.calls);
     std::string called = count(f.calls) ? fmt("%7lu", count(f.calls)) : fmt("%7s", "");
@@ -108,7 +110,8 @@ std::string gprof_text(const profile::Profile &p, int location) {
       const CgFunction *c = fn_of(r);
       o += arc_line(r, a, c ? c->calls : a.calls);
     }
-    if (rec) o += rec_line();
+    for (const auto &[key, n] : g.recursive_arcs)
+      if (key.first == f.region) o += rec_line(key.second, n);
     o += "-----------------------------------------------\n";
   }
 

@@ -150,3 +150,64 @@ TEST(GprofView, BadHccGprofValueWritesNoGmonOut) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/out/gmon.out"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/out/profile.cubex"));
 }
+
+// Threads are summed in gmon.out: each worker thread's root `worker` is
+// spontaneous, its calls add up across threads.
+TEST(GprofView, ThreadsAreSummedInGmonOut) {
+  const std::string dir = scratch_dir("gprof-threads");
+  const std::string exe = dir + "/app", out = dir + "/out";
+  RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O2 " +
+                    shell_quote(programs_dir() + "/gprof_threads.c") + " -o " + shell_quote(exe) + " -lpthread");
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const RunResult gp = run("gprof -b " + shell_quote(exe) + " " + shell_quote(out + "/gmon.out"));
+  ASSERT_EQ(gp.status, 0) << gp.err;
+  const GprofOutput g = parse_gprof(gp.out);
+  ASSERT_TRUE(g.graph.count("foo") && g.graph.count("worker")) << gp.out;
+  EXPECT_EQ(g.graph.at("foo").callers.at("worker"), "20/21") << gp.out;
+  EXPECT_EQ(g.graph.at("foo").callers.at("main"), "1/21") << gp.out;
+  EXPECT_EQ(g.graph.at("bar").callers.at("worker"), "20/20") << gp.out;
+  EXPECT_EQ(g.graph.at("leaf").called, "41") << gp.out;
+  EXPECT_TRUE(g.graph.at("worker").spontaneous) << gp.out;
+  // One thread in hcc-report: location 1 is the first worker.
+  const RunResult one = run(shell_quote(report_bin()) + " --gprof --location 1 " + shell_quote(out));
+  ASSERT_EQ(one.status, 0) << one.err;
+  const GprofOutput w = parse_gprof(one.out);
+  ASSERT_TRUE(w.graph.count("foo")) << one.out;
+  EXPECT_EQ(w.graph.at("foo").callers.at("worker"), "10/10") << one.out;
+  EXPECT_EQ(w.graph.count("main"), 0u) << one.out;
+}
+
+// Indirect recursion shade -> bounce -> shade': gmon.out has the exact arcs
+// (GNU gprof makes them a cycle: bounce calls shade 3400 times, shade calls
+// bounce 3800 times), and hcc-report pairs the recursive calls with bounce,
+// the call path that made them (metric recursive_calls).
+TEST(GprofView, MutualRecursionArcsGoToTheRealCaller) {
+  const std::string dir = scratch_dir("gprof-mutual");
+  const std::string exe = dir + "/app", out = dir + "/out";
+  RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O0 " + shell_quote(programs_dir() + "/mutual.c") +
+                    " -o " + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const RunResult gp = run("gprof -b " + shell_quote(exe) + " " + shell_quote(out + "/gmon.out"));
+  ASSERT_EQ(gp.status, 0) << gp.err;
+  const GprofOutput g = parse_gprof(gp.out);
+  ASSERT_TRUE(g.graph.count("shade") && g.graph.count("bounce")) << gp.out;
+  EXPECT_EQ(g.graph.at("shade").callers.at("main"), "100/100") << gp.out;
+  EXPECT_EQ(g.graph.at("shade").callers.at("bounce"), "3400") << gp.out;
+  EXPECT_EQ(g.graph.at("bounce").callers.at("shade"), "3800") << gp.out;
+  EXPECT_EQ(g.graph.at("absorb").callers.at("bounce"), "3800/3800") << gp.out;
+
+  const RunResult rp = run(shell_quote(report_bin()) + " --gprof " + shell_quote(out));
+  ASSERT_EQ(rp.status, 0) << rp.err;
+  const GprofOutput h = parse_gprof(rp.out);
+  ASSERT_TRUE(h.graph.count("shade") && h.graph.count("bounce")) << rp.out;
+  EXPECT_EQ(h.graph.at("shade").called, "100+3400") << rp.out;
+  EXPECT_EQ(h.graph.at("shade").callers.at("main"), "100/100") << rp.out;
+  EXPECT_EQ(h.graph.at("shade").callers.at("bounce"), "3400") << rp.out;
+  EXPECT_EQ(h.graph.at("shade").callers.count("shade"), 0u) << rp.out;  // not a self-recursion
+  EXPECT_EQ(h.graph.at("bounce").callees.at("shade"), "3400") << rp.out;
+  EXPECT_EQ(h.graph.at("bounce").callers.at("shade"), "3800/3800") << rp.out;
+}

@@ -25,7 +25,10 @@ struct GprofOutput {
   std::map<std::string, GprofEntry> graph;     // by function name (C++ arguments cut off)
 };
 
+// "foo" for "foo(int)" and for a cycle member's "foo <cycle 1>".
 inline std::string gprof_name(std::string n) {
+  size_t cycle = n.find(" <cycle ");
+  if (cycle != std::string::npos && cycle > 0) n = n.substr(0, cycle);
   size_t paren = n.find('(');
   return paren == std::string::npos ? n : n.substr(0, paren);
 }
