@@ -60,24 +60,49 @@ void expect_call_graph(const GprofOutput &g, const std::string &what) {
   EXPECT_EQ(g.graph.at("rec").callers.at("main"), "1/1");
   EXPECT_EQ(g.graph.at("rec").callers.at("rec"), "9");  // gprof's recursive line
   EXPECT_TRUE(g.graph.at("main").spontaneous);
-  // foo's own work is twice bar's per call: 20 calls against 21, so about
-  // 40/21 = 1.9. Wall-clock time on a shared machine: a wide band.
+}
+
+// foo's own work is twice bar's per call: 20 calls against 21, so about
+// 40/21 = 1.9. This is wall-clock time on a shared machine, where another
+// process can take the core for a while from either function: a wide band.
+bool self_time_ratio_ok(const GprofOutput &g, std::string &why) {
+  if (!g.self_seconds.count("foo") || !g.self_seconds.count("bar")) {
+    why = "foo or bar missing from the flat profile";
+    return false;
+  }
   const double foo = g.self_seconds.at("foo"), bar = g.self_seconds.at("bar");
-  EXPECT_GT(bar, 0.0);
-  EXPECT_GT(foo / bar, 1.3) << "foo " << foo << " s, bar " << bar << " s";
-  EXPECT_LT(foo / bar, 3.0) << "foo " << foo << " s, bar " << bar << " s";
+  why = "foo " + std::to_string(foo) + " s, bar " + std::to_string(bar) + " s self time";
+  return bar > 0 && foo / bar > 1.3 && foo / bar < 3.0;
 }
 
 void check(const std::string &name, const std::string &cc, const std::string &flags, bool pie) {
   const Built b = build_and_run(name, cc, flags);
   const RunResult elf = run("readelf -h " + shell_quote(b.exe));
   EXPECT_NE(elf.out.find(pie ? "DYN (Position-Independent" : "EXEC (Executable"), std::string::npos) << elf.out;
-  const RunResult gp = run("gprof -b " + shell_quote(b.exe) + " " + shell_quote(b.out + "/gmon.out"));
-  ASSERT_EQ(gp.status, 0) << gp.err;
-  expect_call_graph(parse_gprof(gp.out), "GNU gprof on gmon.out:\n" + gp.out);
-  const RunResult rp = run(shell_quote(report_bin()) + " --gprof " + shell_quote(b.out));
-  ASSERT_EQ(rp.status, 0) << rp.err;
-  expect_call_graph(parse_gprof(rp.out), "hcc-report --gprof:\n" + rp.out);
+  // The counts are exact on every run. The time ratio is checked on up to
+  // three runs of the same program: a burst of other work on the machine
+  // can land on either function in one run, not in three (both outputs
+  // must agree on the same run).
+  std::string why;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const std::string out = b.out + (attempt ? "-" + std::to_string(attempt) : "");
+    if (attempt) {
+      const RunResult again = run("HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(b.exe));
+      ASSERT_EQ(again.status, 0) << again.err;
+    }
+    const RunResult gp = run("gprof -b " + shell_quote(b.exe) + " " + shell_quote(out + "/gmon.out"));
+    ASSERT_EQ(gp.status, 0) << gp.err;
+    const RunResult rp = run(shell_quote(report_bin()) + " --gprof " + shell_quote(out));
+    ASSERT_EQ(rp.status, 0) << rp.err;
+    const GprofOutput g = parse_gprof(gp.out), h = parse_gprof(rp.out);
+    expect_call_graph(g, "GNU gprof on gmon.out:\n" + gp.out);
+    expect_call_graph(h, "hcc-report --gprof:\n" + rp.out);
+    std::string why_g, why_h;
+    const bool ok_g = self_time_ratio_ok(g, why_g), ok_h = self_time_ratio_ok(h, why_h);
+    if (ok_g && ok_h) return;
+    why += "run " + std::to_string(attempt + 1) + ": GNU gprof " + why_g + "; hcc-report " + why_h + "\n";
+  }
+  ADD_FAILURE() << "foo's self time is not about twice bar's in three runs:\n" << why;
 }
 
 bool have_dot() { return run("command -v dot").status == 0; }

@@ -64,7 +64,23 @@ TEST(MpiGprof, TwoRanksEachWriteAGmonOutGnuGprofReads) {
   ASSERT_TRUE(s.graph.count("bar")) << both.out;
   EXPECT_EQ(s.graph.at("bar").callers.at("main"), "40/42") << both.out;
   EXPECT_EQ(s.graph.at("rec").called, "2+18") << both.out;
-  const double foo = s.self_seconds.at("foo"), bar = s.self_seconds.at("bar");
-  EXPECT_GT(foo / bar, 1.3) << "foo " << foo << " s, bar " << bar << " s";
-  EXPECT_LT(foo / bar, 3.0) << "foo " << foo << " s, bar " << bar << " s";
+  // foo's self time about twice bar's (40/21), both ranks summed; wall
+  // clock on a shared machine, so up to three runs may show it (the counts
+  // above are exact on every run).
+  std::string why;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const std::string dir_n = out + "-ratio-" + std::to_string(attempt);
+    const RunResult again = attempt == 0 ? RunResult{0, "", ""}
+                                         : run("HCC_OUTPUT_DIR=" + shell_quote(dir_n) +
+                                               " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " +
+                                               shell_quote(HCC_MPIRUN) + " --oversubscribe -np 2 " + shell_quote(exe));
+    ASSERT_EQ(again.status, 0) << again.err;
+    const GprofOutput t =
+        attempt == 0 ? s : parse_gprof(run(shell_quote(report_bin()) + " --gprof " + shell_quote(dir_n)).out);
+    ASSERT_TRUE(t.self_seconds.count("foo") && t.self_seconds.count("bar"));
+    const double foo = t.self_seconds.at("foo"), bar = t.self_seconds.at("bar");
+    if (bar > 0 && foo / bar > 1.3 && foo / bar < 3.0) return;
+    why += "run " + std::to_string(attempt + 1) + ": foo " + std::to_string(foo) + " s, bar " + std::to_string(bar) + " s\n";
+  }
+  ADD_FAILURE() << "foo's self time is not about twice bar's in three runs:\n" << why;
 }

@@ -6,7 +6,7 @@
 
 volatile double sink;
 
-#define WORK 400000L
+#define WORK 800000L
 #define SPIN(n) for (long i = 0; i < (n); ++i) sink += (double)i * 0.5
 
 void leaf(void) { SPIN(WORK / 4); }
