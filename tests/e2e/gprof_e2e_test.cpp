@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "e2e_support.hpp"
@@ -235,4 +236,40 @@ TEST(GprofView, MutualRecursionArcsGoToTheRealCaller) {
   EXPECT_EQ(h.graph.at("shade").callers.count("shade"), 0u) << rp.out;  // not a self-recursion
   EXPECT_EQ(h.graph.at("bounce").callees.at("shade"), "3400") << rp.out;
   EXPECT_EQ(h.graph.at("bounce").callers.at("shade"), "3800/3800") << rp.out;
+}
+
+// gprof reads one binary: a function compiled into a shared library (here
+// built through hcc too) has no symbol in the executable, so its time and
+// calls count for its caller there, and the run names it.
+TEST(GprofView, SharedLibraryFunctionCountsForItsCallerInTheExecutable) {
+  const std::string dir = scratch_dir("gprof-dso");
+  const std::string lib = dir + "/libwork.so", exe = dir + "/app", out = dir + "/out";
+  std::ofstream(dir + "/work.c") << "volatile double sink;\n"
+                                    "void libwork(void) { for (long i = 0; i < 3000000; ++i) sink += i * 0.5; }\n";
+  std::ofstream(dir + "/main.c") << "void libwork(void);\n"
+                                    "void caller(void) { libwork(); }\n"
+                                    "int main(void) { for (int i = 0; i < 3; ++i) caller(); return 0; }\n";
+  RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 -shared -fPIC " + shell_quote(dir + "/work.c") +
+                    " -o " + shell_quote(lib));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + shell_quote(dir + "/main.c") + " -o " +
+          shell_quote(exe) + " -L" + shell_quote(dir) + " -lwork -Wl,-rpath," + shell_quote(dir));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("1 function(s) have no symbol in the executable"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(": libwork"), std::string::npos) << r.err;
+  const RunResult gp = run("gprof -b " + shell_quote(exe) + " " + shell_quote(out + "/gmon.out"));
+  ASSERT_EQ(gp.status, 0) << gp.err;
+  const GprofOutput g = parse_gprof(gp.out);
+  ASSERT_TRUE(g.graph.count("caller")) << gp.out;
+  EXPECT_EQ(g.graph.at("caller").callers.at("main"), "3/3") << gp.out;
+  EXPECT_EQ(g.graph.count("libwork"), 0u) << gp.out;
+  // libwork's loop is nearly all of the run: in gmon.out it is caller's self time.
+  EXPECT_GT(g.self_seconds.at("caller"), 10 * g.self_seconds.at("main")) << gp.out;
+  // hcc-report, reading the profile, still has libwork as a function of its own.
+  const RunResult rp = run(shell_quote(report_bin()) + " --gprof " + shell_quote(out));
+  const GprofOutput h = parse_gprof(rp.out);
+  ASSERT_TRUE(h.graph.count("libwork")) << rp.out;
+  EXPECT_EQ(h.graph.at("libwork").callers.at("caller"), "3/3") << rp.out;
 }
