@@ -273,3 +273,37 @@ TEST(GprofView, SharedLibraryFunctionCountsForItsCallerInTheExecutable) {
   ASSERT_TRUE(h.graph.count("libwork")) << rp.out;
   EXPECT_EQ(h.graph.at("libwork").callers.at("caller"), "3/3") << rp.out;
 }
+
+// OpenMP: in gmon.out the constructs are part of the function they run in
+// (kernel calls work 40 times, summed over both threads); hcc-report --gprof
+// shows each construct as an entry with its caller.
+TEST(GprofView, OpenMPConstructsAppearWithTheirCallers) {
+  const std::string clang = HCC_OPENMP_CLANG;
+  if (clang.empty()) GTEST_SKIP() << "no clang that builds OpenMP programs here";
+  const std::string dir = scratch_dir("gprof-openmp");
+  const std::string exe = dir + "/app", out = dir + "/out";
+  RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all --hcc-compiler=" + shell_quote(clang) +
+                    " -fopenmp -O1 " + shell_quote(programs_dir() + "/gprof_openmp.c") + " -o " + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run("OMP_NUM_THREADS=2 HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const RunResult gp = run("gprof -b " + shell_quote(exe) + " " + shell_quote(out + "/gmon.out"));
+  ASSERT_EQ(gp.status, 0) << gp.err;
+  const GprofOutput g = parse_gprof(gp.out);
+  ASSERT_TRUE(g.graph.count("work") && g.graph.count("kernel")) << gp.out;
+  EXPECT_EQ(g.graph.at("work").callers.at("kernel"), "40/40") << gp.out;
+  EXPECT_EQ(g.graph.at("kernel").callers.at("main"), "5/5") << gp.out;
+
+  const RunResult rp = run(shell_quote(report_bin()) + " --gprof " + shell_quote(out));
+  ASSERT_EQ(rp.status, 0) << rp.err;
+  const GprofOutput h = parse_gprof(rp.out);
+  std::string parallel, loop;
+  for (const auto &[name, e] : h.graph) {
+    if (name.rfind("!$omp parallel @", 0) == 0) parallel = name;
+    if (name.rfind("!$omp for @", 0) == 0) loop = name;
+  }
+  ASSERT_FALSE(parallel.empty() || loop.empty()) << rp.out;
+  EXPECT_EQ(h.graph.at(parallel).callers.count("kernel"), 1u) << rp.out;
+  EXPECT_EQ(h.graph.at("work").callers.at(loop), "40/40") << rp.out;
+  EXPECT_EQ(h.graph.at(loop).callers.count(parallel), 1u) << rp.out;
+}
