@@ -168,10 +168,16 @@ void write_gmon(const profile::Profile &p) {
   std::unordered_multimap<std::string, int> by_name;
   for (size_t i = 0; i < syms.size(); ++i) by_name.emplace(syms[i].name, int(i));
 
+  // Aliases (a constructor's C1 and C2 names, a function and its clone at
+  // one address) become one symbol: gprof would read two histogram records
+  // over the same bytes as overlapping.
+  std::unordered_map<uint64_t, int> first_at;
+  for (size_t i = 0; i < syms.size(); ++i) first_at.emplace(syms[i].addr, int(i));
   std::vector<int> sym_of(p.regions.size());
   std::vector<std::string> missing;
   for (size_t r = 0; r < p.regions.size(); ++r) {
     sym_of[r] = resolve(p.regions[r], syms, by_name);
+    if (sym_of[r] >= 0) sym_of[r] = first_at.at(syms[size_t(sym_of[r])].addr);
     if (sym_of[r] < 0 && p.regions[r].paradigm == "compiler" && p.regions[r].role == "function")
       missing.push_back(p.regions[r].name);
   }
