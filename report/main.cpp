@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "callgraph_dot.hpp"
 #include "cubex.hpp"
 #include "diff.hpp"
 #include "folded.hpp"
 #include "html_view.hpp"
+#include "gprof_view.hpp"
 #include "json_view.hpp"
 #include "locate.hpp"
 #include "summary.hpp"
@@ -63,6 +65,12 @@ int main(int argc, char **argv) {
   app.add_flag("--folded", folded, "print folded stacks (main;solve;leaf 1234) for flamegraph.pl, speedscope, inferno");
   app.add_option("--metric", metric, "with --folded: the metric (default time, in microseconds)");
   app.add_option("--diff", diff_paths, "compare two profiles A B by call path (with --json: as JSON)")->expected(2);
+  bool gprof = false;
+  std::string callgraph, focus;
+  app.add_flag("--gprof", gprof, "flat profile and call graph in GNU gprof's layout, from the call-context tree");
+  app.add_option("--callgraph", callgraph, "the call graph as Graphviz DOT (dot) or rendered by dot (svg); -o FILE")
+      ->check(CLI::IsMember({"dot", "svg"}));
+  app.add_option("--callgraph-focus", focus, "with --callgraph: only this function and its callers, transitively");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -170,6 +178,25 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
+  if (!callgraph.empty()) {
+    try {
+      std::string text = hcc::report::callgraph_dot(p, {location, focus});
+      if (callgraph == "svg") text = hcc::report::render_svg(text);
+      if (out_file.empty()) {
+        std::cout << text;
+      } else {
+        std::ofstream f(out_file);
+        f << text;
+        if (!f.flush()) throw std::runtime_error("cannot write " + out_file);
+        std::cout << "call graph written to " << out_file << "\n";
+      }
+    } catch (const std::exception &e) {
+      std::cerr << "hcc-report: " << e.what() << "\n";
+      return 2;
+    }
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  }
   if (html) {
     const std::string page = hcc::report::html_report(p, profile_path);
     if (out_file.empty()) {
@@ -195,7 +222,9 @@ int main(int argc, char **argv) {
     std::cout.flush();
     return std::cout ? 0 : 1;
   }
-  if (json) {
+  if (gprof) {
+    std::cout << hcc::report::gprof_text(p, location);
+  } else if (json) {
     std::cout << hcc::report::profile_json(p, location).dump() << "\n";
   } else if (openmp) {
     const std::string text = hcc::profile::openmp_summary_text(p);

@@ -36,7 +36,7 @@ struct Node {
   uint32_t region;       // descriptor id value (region index + 1)
   uint32_t nchildren;
   Node *cache;           // child found last time; &g_no_child when none yet (never a kForward)
-  uint64_t visits;       // counted at enter
+  uint64_t visits;       // counted at enter (kForward: calls made through the link)
   uint64_t incl;         // inclusive ticks of closed visits (kProxy: exclusive ticks, see fold.hpp)
   Node *parent;
   Node *first_child;     // newest first; published with release for readers

@@ -96,6 +96,8 @@ const Variable kVariables[] = {
     {"HCC_TRACE", "0", "1: write an OTF2 trace (traces.otf2, traces.def, traces/) next to the profile", nullptr},
     {"HCC_TRACE_BUFFER", "4M", "event buffer per thread (bytes, or with K/M/G); flushed to disk when full", nullptr},
     {"HCC_TRACE_SELECT", "(none: every region)", "comma-separated regions: trace only inside the call subtrees they start", nullptr},
+    // Read by gmon_out.cpp at the end of the run, which reports a bad value itself.
+    {"HCC_GPROF", "0", "1: also write gmon.out (gmon.out.rank-<r> per MPI rank) for GNU gprof: our call counts and exclusive times", nullptr},
     {"HCC_SNAPSHOT", "(off)", "SECONDS: write snapshot.cubex, the profile so far, every SECONDS while the program runs", nullptr},
     // Read by the MPI wrappers (libhcc_mpi.so, wrappers/).
     {"HCC_MPI_GROUPS", "DEFAULT", "MPI function groups measured (CG COLL ENV ERR EXT IO MISC P2P RMA SPAWN TOPO TYPE XNONBLOCK XREQTEST, ALL, DEFAULT, -GROUP)", nullptr},

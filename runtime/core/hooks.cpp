@@ -53,6 +53,7 @@ __attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, ui
   Node *px = n->link;
   if (!px) return false;
   ++n->visits;
+  entry->visits += entry != n;  // a fold link counts the calls made through it
   if (++n->open > n->max_open) n->max_open = n->open;
   top[1].node = px;
   ts->depth = depth + 1;

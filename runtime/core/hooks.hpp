@@ -25,7 +25,10 @@ __attribute__((always_inline)) inline void push_region(ThreadState *ts, uint32_t
   }
   // A proxy's own cache serves recursion mode's lane (hooks.cpp), links too.
   if (caller->kind == kProxy) caller->cache = child;
-  if (child->kind == kForward) return push_folded(ts, child->link);
+  if (child->kind == kForward) {
+    ++child->visits;  // the calls made through this link: gprof's recursive arcs (gmon_out.cpp)
+    return push_folded(ts, child->link);
+  }
   if (__builtin_expect(ts->fold_base != 0, 0)) return push_folded(ts, child);
   ++child->visits;
   top[1].node = child;

@@ -17,6 +17,7 @@
 #include "clock.hpp"
 #include "env.hpp"
 #include "fold.hpp"
+#include "gmon_out.hpp"
 #include "hooks.hpp"
 #include "nothing_measured.hpp"
 #include "output.hpp"
@@ -186,7 +187,9 @@ void finalize() noexcept {
     return;
   }
   try {
-    write_profile(build_local_profile());
+    const profile::Profile p = build_local_profile();
+    write_gmon_if_requested(p);  // HCC_GPROF=1
+    write_profile(p);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "hcc: error: the profile could not be written: %s\n", e.what());
   } catch (...) {

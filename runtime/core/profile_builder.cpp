@@ -105,6 +105,8 @@ struct ThreadNodes {
   std::vector<int> parent;          // index of the parent in `nodes`; -1 below the root
   std::vector<int> global;          // merged (temporary) id per node; -1 when left out
   std::vector<uint64_t> incl;       // inclusive ticks: open frames and folded recursion included
+  std::vector<uint64_t> recursive;  // visits that were recursive calls (made through fold links)
+  std::vector<uint64_t> recursive_calls;  // calls this node made through fold links
 };
 
 // Inclusive values under recursion folding (fold.hpp): a node's own
@@ -160,6 +162,18 @@ ThreadNodes collect(ThreadState *ts, uint64_t now) {
         });
   }
   t.incl = with_folded_shares(t, std::move(own), std::move(folded));
+  // A fold link counts the calls made through it (hooks.hpp): those visits
+  // of its target were recursive calls, entered while the region was open.
+  // The link hangs below the node whose frames made those calls.
+  t.recursive.assign(n, 0);
+  t.recursive_calls.assign(n, 0);
+  cct_for_each(ts->cct.root, [&](Node *node) {
+    if (node->kind != kForward) return;
+    auto it = pos.find(node->link);
+    if (it != pos.end()) t.recursive[it->second] += node->visits;
+    auto from = pos.find(node->parent);
+    if (from != pos.end()) t.recursive_calls[from->second] += node->visits;
+  });
   return t;
 }
 
@@ -281,6 +295,20 @@ Profile build_local_profile(BuildFor what) {
         "Most frames of this call path open at once: recursive calls of a region already on the "
         "call path are folded into it (1: no recursion)",
         profile::DType::MaxDouble, profile::CubeType::Exclusive));
+    // Of a call path's visits, how many were recursive calls (gprof's "+9"
+    // in "1+9"): the depth alone cannot tell five calls of depth 4 from one.
+    p.metrics.push_back(core_metric(
+        "recursive_visits", "Recursive visits", "occ",
+        "Visits of this call path that were recursive calls, made while a frame of its region "
+        "was open (direct or through other regions); visits minus these came from its caller",
+        profile::DType::UInt64, profile::CubeType::Exclusive));
+    // ... and from which call path they were made (A -> B -> A': B's), so a
+    // reader can pair callers with callees (hcc-report --gprof).
+    p.metrics.push_back(core_metric(
+        "recursive_calls", "Recursive calls", "occ",
+        "Calls made from this call path to a region already open on it (counted in that region's "
+        "recursive_visits)",
+        profile::DType::UInt64, profile::CubeType::Exclusive));
   }
 
   // Values, stored exclusive: time = inclusive - children's inclusive, in
@@ -323,7 +351,11 @@ Profile build_local_profile(BuildFor what) {
       const Node *node = t.nodes[i];
       p.at(0, c, l) = double(excl_ticks[i]) * seconds_per_tick;
       p.at(1, c, l) = double(node->visits);
-      if (folded_recursion) p.at(depth_metric, c, l) = recursion_depth(node);
+      if (folded_recursion) {
+        p.at(depth_metric, c, l) = recursion_depth(node);
+        p.at(depth_metric + 1, c, l) = double(t.recursive[i]);
+        p.at(depth_metric + 2, c, l) = double(t.recursive_calls[i]);
+      }
     }
   }
   return p;

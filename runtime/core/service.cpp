@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "lifecycle.hpp"
+#include "gmon_out.hpp"
 #include "metrics.hpp"
 #include "output.hpp"
 #include "profile_builder.hpp"
@@ -40,7 +41,10 @@ HCC_API int hcc_svc_claim_finalize(void) { return claim_finalize() ? 1 : 0; }
 
 HCC_API void hcc_svc_finalize_local(void) { finalize(); }
 
-HCC_API void hcc_svc_build_local_profile(hcc::profile::Profile *out) { *out = build_local_profile(); }
+HCC_API void hcc_svc_build_local_profile(hcc::profile::Profile *out) {
+  *out = build_local_profile();
+  write_gmon_if_requested(*out);  // HCC_GPROF=1: each MPI rank its own gmon.out.rank-<r>
+}
 
 HCC_API int hcc_svc_write_profile(const hcc::profile::Profile *p) { return write_profile(*p).empty() ? 0 : 1; }
 

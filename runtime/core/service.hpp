@@ -36,7 +36,8 @@ int hcc_svc_claim_finalize(void);
 // The runtime's normal finalize: this process's profile, written now (once).
 void hcc_svc_finalize_local(void);
 
-// This process's threads merged into one profile (see profile_builder.hpp).
+// This process's threads merged into one profile (see profile_builder.hpp);
+// with HCC_GPROF=1 also writes this process's gmon.out.<tag> (gmon_out.hpp).
 void hcc_svc_build_local_profile(hcc::profile::Profile *out);
 
 // Writes `p` like the runtime does at exit; returns 1 when written.

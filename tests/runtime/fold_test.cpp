@@ -78,6 +78,34 @@ TEST(Fold, MutualRecursionIsTwoCallPathsWithExactVisits) {
   EXPECT_EQ(total(p, "recursion_depth", a), 10.0);
   EXPECT_EQ(total(p, "recursion_depth", b), 10.0);
   EXPECT_EQ(total(p, "recursion_depth", find_path(p, {"test_mutual", "ping", "leaf"})), 1.0);
+  // Of ping's visits, 100 came from test_mutual, the rest from pong (calls of
+  // ping while ping was open); every pong visit came from its tree parent.
+  EXPECT_EQ(total(p, "recursive_visits", a), 3400.0);
+  EXPECT_EQ(total(p, "recursive_visits", b), 0.0);
+}
+
+TEST_REGION(countdown_region, "countdown");
+int countdown(int n) {
+  HCC_FUNCTION_GUARD_(g, &countdown_region);
+  return n == 0 ? 0 : 1 + countdown(n - 1);
+}
+
+// gprof's "5+15": five outer calls of depth 4 against (say) one of depth 20
+// look alike in visits and depth; recursive_visits tells them apart.
+TEST(Fold, RecursiveVisitsSeparateOuterCallsFromRecursiveOnes) {
+  TEST_REGION(root, "test_countdown");
+  {
+    HCC_FUNCTION_GUARD_(g, &root);
+    int sum = 0;
+    for (int i = 0; i < 5; ++i) sum += countdown(3);
+    EXPECT_EQ(sum, 15);
+  }
+  auto p = hcc::rt::testing::build_profile_now();
+  const int c = find_path(p, {"test_countdown", "countdown"});
+  ASSERT_GE(c, 0);
+  EXPECT_EQ(total(p, "visits", c), 20.0);
+  EXPECT_EQ(total(p, "recursive_visits", c), 15.0);
+  EXPECT_EQ(total(p, "recursion_depth", c), 4.0);
 }
 
 TEST_REGION(heavy_region, "heavy");
