@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "cfg.hpp"
 #include "clock.hpp"
 #include "fold.hpp"
 #include "thread_state.hpp"
@@ -27,6 +28,7 @@ __attribute__((always_inline)) inline void push_region(ThreadState *ts, uint32_t
   if (caller->kind == kProxy) caller->cache = child;
   if (child->kind == kForward) return push_folded(ts, child->link);
   if (__builtin_expect(ts->fold_base != 0, 0)) return push_folded(ts, child);
+  cfg_enter(ts, child);
   ++child->visits;
   top[1].node = child;
   ts->depth = depth + 1;
