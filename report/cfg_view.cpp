@@ -24,8 +24,18 @@ using profile::Profile;
 
 namespace {
 
+// The region's name, with a directory in an OpenMP construct's name
+// ("!$omp for @/src/app.c:15") left out: "!$omp for @app.c:15".
+std::string short_name(const std::string &name) {
+  const std::size_t at = name.find(" @");
+  if (at == std::string::npos) return name;
+  const std::size_t slash = name.rfind('/');
+  if (slash == std::string::npos || slash < at) return name;
+  return name.substr(0, at + 2) + name.substr(slash + 1);
+}
+
 std::string region_name(const Profile &p, int c) {
-  return p.regions[static_cast<std::size_t>(p.cnodes[static_cast<std::size_t>(c)].region)].name;
+  return short_name(p.regions[static_cast<std::size_t>(p.cnodes[static_cast<std::size_t>(c)].region)].name);
 }
 
 double count_of(const Predecessor &pr, int location) {
@@ -134,7 +144,9 @@ std::string cfg_dot(const Profile &p, const std::string &root_region) {
     std::fill(shown.begin(), shown.end(), 1);
   } else {
     for (std::size_t c = 0; c < nc && root < 0; ++c)
-      if (region_name(p, static_cast<int>(c)) == root_region) root = static_cast<int>(c);
+      if (region_name(p, static_cast<int>(c)) == root_region ||
+          p.regions[static_cast<std::size_t>(p.cnodes[c].region)].name == root_region)
+        root = static_cast<int>(c);
     if (root < 0) throw std::runtime_error("no call path of region '" + root_region + "' in this profile");
     shown[static_cast<std::size_t>(root)] = 1;
     for (int k : kids[static_cast<std::size_t>(root)]) shown[static_cast<std::size_t>(k)] = 1;
@@ -158,7 +170,7 @@ std::string cfg_dot(const Profile &p, const std::string &root_region) {
   for (std::size_t c = 0; c < nc; ++c) {
     if (!shown[c]) continue;
     const profile::Region &r = p.regions[static_cast<std::size_t>(p.cnodes[c].region)];
-    std::string label = kind_word(r) + "\n" + r.name;
+    std::string label = kind_word(r) + "\n" + short_name(r.name);
     if (!kids[c].empty()) label += " +";
     if (!r.file.empty()) {
       label += "\n" + r.file;
