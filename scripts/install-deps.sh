@@ -18,6 +18,7 @@ packages=(
   hyperfine                                                        # whole-program and build-time benchmarks (tests/bench/*.sh)
   libotf2-trace-dev otf2-tools                                     # HCC_TRACE writes OTF2 (runtime/trace); otf2-print checks it (tests/trace)
   clang-19 libclang-rt-19-dev                                      # libFuzzer targets, their corpus replayed under ASan/UBSan (tests/fuzz)
+  graphviz                                                         # dot: hcc-report --cfg=svg, and the tests that check --cfg=dot output (tests/cfg)
 )
 
 missing=()
