@@ -198,6 +198,48 @@ TEST_P(ControlFlowOpenMP, MasterFollowsTheFirstLoopOnThreadZeroAndTheSecondLoopF
   EXPECT_EQ(svg.status, 0) << svg.err;
 }
 
+// Every entry counts exactly one predecessor: on every call path and
+// location the counts add up to the visits (a root's first visit follows
+// the thread's start, no call path: one less there).
+void expect_counts_add_up_to_visits(const Profile &p) {
+  const auto &cps = p.json()["callpaths"];
+  for (size_t c = 0; c < cps.size(); ++c) {
+    const auto &visits = cps[c]["values"]["visits"]["excl"];
+    for (size_t l = 0; l < visits.size(); ++l) {
+      long long sum = 0;
+      for (const auto &e : cps[c]["predecessors"]) sum += e["count"][l].get<long long>();
+      long long v = visits[l].get<long long>();
+      if (cps[c]["parent"].get<int>() < 0 && v > 0) --v;
+      EXPECT_EQ(sum, v) << p.path(int(c)) << " on location " << l;
+    }
+  }
+}
+
+TEST_P(ControlFlowOpenMP, NestedTeamsCountEveryEntryOnceAndInnerRegionsFollowTheOuter) {
+  Built r = build_and_run(GetParam(), "omp_nested", "", "-fopenmp", "OMP_DYNAMIC=false", "--hcc-openmp=on");
+  EXPECT_EQ(r.out, "22 2 22 2\n");
+  Profile p = Profile::load(r.dir + "/prof");
+  expect_counts_add_up_to_visits(p);
+  const int outer = construct(p, "parallel", 11), inner = construct(p, "parallel", 14),
+            loop = construct(p, "loop", 16), single = construct(p, "single", 18);
+  ASSERT_GE(outer, 0);
+  ASSERT_GE(inner, 0);
+  // Every thread that ran the inner region entered it first from the outer one.
+  const auto visits = p.json()["callpaths"][inner]["values"]["visits"]["excl"].get<std::vector<long long>>();
+  const auto from_outer = counts(p, inner, outer);
+  ASSERT_EQ(from_outer.size(), visits.size());
+  for (size_t l = 0; l < visits.size(); ++l) EXPECT_EQ(from_outer[l] > 0, visits[l] > 0) << "location " << l;
+  // Inside the inner team: the loop follows the inner region, the single the loop, on every thread.
+  EXPECT_EQ(counts(p, loop, inner), p.json()["callpaths"][loop]["values"]["visits"]["excl"].get<std::vector<long long>>());
+  EXPECT_EQ(counts(p, single, loop), p.json()["callpaths"][single]["values"]["visits"]["excl"].get<std::vector<long long>>());
+}
+
+TEST_P(ControlFlowOpenMP, CountsAddUpToVisitsInTheMasterLoopTeam) {
+  Built r = build_and_run(GetParam(), "omp_master", "", "-fopenmp", "OMP_NUM_THREADS=4 OMP_DYNAMIC=false",
+                          "--hcc-openmp=on");
+  expect_counts_add_up_to_visits(Profile::load(r.dir + "/prof"));
+}
+
 INSTANTIATE_TEST_SUITE_P(OpenMP, ControlFlowOpenMP, ::testing::ValuesIn(omp_toolchains()),
                          [](const auto &info) { return info.param.name; });
 
