@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "hcc/hcc.h"
 #include "longjmp_helpers.h"
 #include "test_util.hpp"
 
@@ -171,6 +172,28 @@ TEST(ControlFlow, ExitRepairMakesTheRepairedFrameThePredecessor) {
   hcc_exit(&root);
   auto p = hcc::rt::testing::build_profile_now();
   EXPECT_EQ(preds(p, find_path(p, {"cfg_repair", "B"})), "A:1");
+}
+
+TEST(ControlFlow, NamedUserRegionsAndPauseFollowTheSameRules) {
+  TEST_REGION(root, "cfg_user");
+  {
+    HCC_FUNCTION_GUARD_(g, &root);
+    for (int i = 0; i < 4; ++i) {
+      hcc_region_begin("phase_a");
+      foo();
+      hcc_region_end("phase_a");
+      hcc_pause();  // nothing entered while paused touches the previous node
+      bar();
+      hcc_resume();
+      hcc_region_begin("phase_b");
+      hcc_region_end("phase_b");
+    }
+  }
+  auto p = hcc::rt::testing::build_profile_now();
+  EXPECT_EQ(preds(p, find_path(p, {"cfg_user", "phase_a"})), "cfg_user:1,phase_b:3");
+  EXPECT_EQ(preds(p, find_path(p, {"cfg_user", "phase_a", "foo"})), "phase_a:4");
+  EXPECT_EQ(preds(p, find_path(p, {"cfg_user", "phase_b"})), "phase_a:4");
+  EXPECT_EQ(find_path(p, {"cfg_user", "bar"}), -1);
 }
 
 TEST_REGION(deep_region, "deep");
