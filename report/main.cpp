@@ -98,6 +98,12 @@ int main(int argc, char **argv) {
     return hcc::report::watch(opt, std::cout, std::cerr);
   }
 
+  // `--cfg PATH`: CLI11 hands PATH to --cfg (it takes an optional value).
+  if (cfg_opt->count() > 0 && path.empty() && !cfg_mode.empty() && cfg_mode != "text" && cfg_mode != "dot" &&
+      cfg_mode != "svg") {
+    path = cfg_mode;
+    cfg_mode = "text";
+  }
   hcc::profile::Profile p;
   std::string profile_path;
   try {

@@ -95,6 +95,11 @@ TEST_P(ControlFlowE2E, JsonListsPredecessorsPerLocationAndNothingWithCfgOff) {
   Built off = build_and_run(GetParam(), "version_a", "HCC_CFG=off");
   Profile q = Profile::load(off.dir + "/prof");
   for (const auto &c : q.json()["callpaths"]) EXPECT_EQ(c["predecessors"], nlohmann::json::array());
+  // The path may also follow --cfg; a mode it does not know is an error.
+  EXPECT_EQ(report("--cfg " + r.dir + "/prof"), report(r.dir + "/prof --cfg"));
+  RunResult bogus = run(report_bin() + " " + r.dir + "/prof --cfg=bogus");
+  EXPECT_EQ(bogus.status, 2);
+  EXPECT_NE(bogus.err.find("--cfg=bogus: expected text, dot or svg"), std::string::npos) << bogus.err;
   EXPECT_EQ(report(off.dir + "/prof --cfg"),
             "no control-flow data in this profile (written with HCC_CFG=off, or not by hcc)\n");
 }
