@@ -180,7 +180,7 @@ std::string cfg_dot(const Profile &p, const std::string &root_region) {
     label += "\nexcl " + seconds_text(excl[c]);
     const double frac = max_excl > 0 ? excl[c] / max_excl : 0;
     out += "  c" + std::to_string(c) + " [label=\"" + dot_escape(label) + "\", fillcolor=\"" + heat_colour(frac) +
-           "\"];\n";
+           "\"" + (frac > 0.8 ? ", fontcolor=\"white\"" : "") + "];\n";  // readable on the darkest shades
   }
   for (std::size_t c = 0; c < nc; ++c) {
     if (!shown[c] || c >= p.preds.size()) continue;
