@@ -22,6 +22,7 @@
 #include <string>
 
 #include "anchor_read.hpp"
+#include "cfg_member.hpp"
 #include "cube_format.hpp"
 #include "cubex.hpp"
 
@@ -85,7 +86,8 @@ std::map<std::string, std::string> read_members(const std::string &path) {
     first = false;
     std::string name = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
     if (name.rfind("./", 0) == 0) name.erase(0, 2);
-    const bool wanted = name == "anchor.xml" || ends_with(name, ".index") || ends_with(name, ".data");
+    const bool wanted = name == "anchor.xml" || ends_with(name, ".index") || ends_with(name, ".data") ||
+                        name == detail::kCfgMember;
     if (!wanted || archive_entry_filetype(e) != AE_IFREG) continue;  // libarchive skips unread data
     std::string bytes;
     // A header may claim any size: reserve no more than the file holds.
@@ -290,6 +292,15 @@ Profile read_from(const std::string &path) {
     metas[i].parent = up >= 0 ? new_id[static_cast<std::size_t>(up)] : -1;
     p.metrics.push_back(std::move(metas[i]));
     p.excl.push_back(std::move(values[i]));
+  }
+  // Control flow (cfg_member.hpp): ids are the file's, so only when the
+  // call paths kept them (always for hcc's files).
+  auto cfg_it = members.find(detail::kCfgMember);
+  if (cfg_it != members.end()) {
+    bool renumbered = false;
+    for (const std::string &n : a.notes) renumbered = renumbered || n.find("call path ids renumbered") != std::string::npos;
+    if (renumbered) a.notes.push_back(std::string(detail::kCfgMember) + " skipped: call path ids were renumbered");
+    else detail::cfg_member_parse(p, cfg_it->second);
   }
   for (const std::string &n : a.notes) p.attrs.push_back({"hcc.note", n});
   validate(p);

@@ -28,6 +28,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cfg_member.hpp"
 #include "cube_format.hpp"
 #include "cubex.hpp"
 
@@ -163,6 +164,11 @@ void write_archive(const Profile &p, int fd, const std::string &name) {
     tar.put(anchor);
     for (std::size_t m = 0; m < p.metrics.size(); ++m)
       write_metric(tar, p, m, p.metrics[m].cube_type == CubeType::Inclusive ? incl_order : excl_order, columns);
+    if (!p.preds.empty()) {  // control flow: a member CubeLib ignores (cfg_member.hpp)
+      const std::string cfg = detail::cfg_member_text(p, columns);
+      tar.begin(detail::kCfgMember, cfg.size());
+      tar.put(cfg);
+    }
     tar.close();
   }
   // The data must be on disk before a rename makes it the profile;

@@ -107,6 +107,20 @@ void validate(const Profile &p) {
       invalid("metric '" + p.metrics[m].uniq_name + "' has " + std::to_string(p.excl[m].size()) +
               " values, expected " + std::to_string(nc) + " call paths x " +
               std::to_string(p.nloc()) + " locations");
+  if (!p.preds.empty()) {
+    if (p.preds.size() != nc)
+      invalid("predecessor lists for " + std::to_string(p.preds.size()) + " call paths, but " +
+              std::to_string(nc) + " call paths defined");
+    for (std::size_t c = 0; c < nc; ++c)
+      for (const Predecessor &pr : p.preds[c]) {
+        if (pr.callpath < 0 || pr.callpath >= static_cast<int>(nc))
+          invalid("call path " + std::to_string(c) + " has predecessor " + std::to_string(pr.callpath) +
+                  " but there are " + std::to_string(nc) + " call paths");
+        if (pr.count.size() != p.nloc())
+          invalid("call path " + std::to_string(c) + ": predecessor " + std::to_string(pr.callpath) + " has " +
+                  std::to_string(pr.count.size()) + " counts for " + std::to_string(p.nloc()) + " locations");
+      }
+  }
 }
 
 void walk_preorder(const Profile &p, const std::function<void(int)> &enter,

@@ -54,6 +54,15 @@ struct Location {
   int thread = 0;    // thread number inside the process
 };
 
+// Control flow (runtime/core/cfg.hpp): call path `callpath` ran just before
+// an entry of the call path that owns this entry, count[l] times on
+// location l. A predecessor is the parent or a sibling (with folded
+// recursion also the node itself or, A -> B -> A', a child).
+struct Predecessor {
+  int callpath = -1;
+  std::vector<double> count;  // per location (size nloc())
+};
+
 struct Profile {
   std::vector<std::pair<std::string, std::string>> attrs;  // CUBE <attr key value>
   std::string machine = "hcc";
@@ -65,6 +74,12 @@ struct Profile {
   // excl[m][c * locations.size() + l]: EXCLUSIVE value of metric m at call
   // path c on location l. Counts are whole numbers stored exactly (< 2^53).
   std::vector<std::vector<double>> excl;
+  // preds[c]: predecessors of call path c, the parent first, then the others
+  // in order of first occurrence. Empty (no entry at all) when the profile
+  // has no control-flow data: HCC_CFG=off, or not written by hcc. Travels in
+  // the .cubex as the member `hcc_cfg.txt` (cubex_write.cpp), which CubeLib
+  // ignores.
+  std::vector<std::vector<Predecessor>> preds;
 
   std::size_t nloc() const { return locations.size(); }
   double &at(std::size_t m, std::size_t c, std::size_t l) { return excl[m][c * nloc() + l]; }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "callgraph_dot.hpp"
+#include "cfg_view.hpp"
 #include "cubex.hpp"
 #include "diff.hpp"
 #include "folded.hpp"
@@ -39,6 +40,12 @@ int main(int argc, char **argv) {
   app.add_flag("--mpi", mpi, "show the MPI section: time per rank, top MPI call paths, imbalance per call");
   app.add_flag("--json", json, "print the profile as JSON (see report/README.md)");
   app.add_option("--location", location, "restrict to one location (thread) id")->check(CLI::NonNegativeNumber);
+  std::string cfg_mode, cfg_root;
+  auto *cfg_opt = app.add_option("--cfg", cfg_mode,
+                                 "control flow (predecessor lists): the tree as ompP prints it; =dot Graphviz DOT, "
+                                 "=svg run dot on it")
+                      ->expected(0, 1);
+  app.add_option("--cfg-root", cfg_root, "with --cfg=dot|svg: only this region's first call path and its children");
   bool suggest = false;
   std::string rule_text, format = "hcc", out_file;
   app.add_flag("--suggest-filter", suggest,
@@ -128,6 +135,12 @@ int main(int argc, char **argv) {
     return hcc::report::watch(opt, std::cout, std::cerr);
   }
 
+  // `--cfg PATH`: CLI11 hands PATH to --cfg (it takes an optional value).
+  if (cfg_opt->count() > 0 && path.empty() && !cfg_mode.empty() && cfg_mode != "text" && cfg_mode != "dot" &&
+      cfg_mode != "svg") {
+    path = cfg_mode;
+    cfg_mode = "text";
+  }
   hcc::profile::Profile p;
   std::string profile_path;
   try {
@@ -222,7 +235,23 @@ int main(int argc, char **argv) {
     std::cout.flush();
     return std::cout ? 0 : 1;
   }
-  if (gprof) {
+  if (cfg_opt->count() > 0) {
+    if (cfg_mode.empty()) cfg_mode = "text";
+    try {
+      if (cfg_mode == "text") {
+        std::cout << hcc::report::cfg_text(p, location);
+      } else if (cfg_mode == "dot" || cfg_mode == "svg") {
+        const std::string dot = hcc::report::cfg_dot(p, cfg_root);
+        std::cout << (cfg_mode == "dot" ? dot : hcc::report::dot_to_svg(dot));
+      } else {
+        std::cerr << "hcc-report: --cfg=" << cfg_mode << ": expected text, dot or svg\n";
+        return 2;
+      }
+    } catch (const std::exception &e) {
+      std::cerr << "hcc-report: " << e.what() << "\n";
+      return 2;
+    }
+  } else if (gprof) {
     std::cout << hcc::report::gprof_text(p, location);
   } else if (json) {
     std::cout << hcc::report::profile_json(p, location).dump() << "\n";

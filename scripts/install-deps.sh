@@ -19,7 +19,7 @@ packages=(
   libotf2-trace-dev otf2-tools                                     # HCC_TRACE writes OTF2 (runtime/trace); otf2-print checks it (tests/trace)
   clang-19 libclang-rt-19-dev                                      # libFuzzer targets, their corpus replayed under ASan/UBSan (tests/fuzz)
   chromium                                                         # renders hcc-report --html headless in the tests (tests/report/html_e2e_test.cpp)
-  graphviz binutils                                                # hcc-report --callgraph=svg runs dot; the gprof tests read gmon.out with GNU gprof
+  graphviz binutils                                                # dot: hcc-report --callgraph=svg and --cfg=svg, the tests of their DOT (tests/cfg); GNU gprof reads our gmon.out (tests)
 )
 
 missing=()

@@ -71,10 +71,20 @@ nlohmann::ordered_json profile_json(const Profile &p, int location) {
       }
       values[p.metrics[m].uniq_name] = {{"incl", std::move(in)}, {"excl", std::move(ex)}};
     }
+    // Control flow: empty when the profile has none (HCC_CFG=off, foreign files).
+    json preds = json::array();
+    if (c < p.preds.size())
+      for (const auto &pr : p.preds[c]) {
+        json count = json::array();
+        for (std::size_t l = 0; l < nl; ++l)
+          if (selected(l)) count.push_back(static_cast<std::uint64_t>(pr.count[l]));
+        preds.push_back({{"callpath", pr.callpath}, {"count", std::move(count)}});
+      }
     callpaths.push_back({{"id", c},
                          {"parent", p.cnodes[c].parent},
                          {"region", p.cnodes[c].region},
-                         {"values", std::move(values)}});
+                         {"values", std::move(values)},
+                         {"predecessors", std::move(preds)}});
   }
   out["callpaths"] = std::move(callpaths);
   return out;

@@ -29,6 +29,7 @@ void capture_path(ThreadState *ts, CallPath &out) {
 
 uint32_t adopt_path(ThreadState *ts, const CallPath &path) {
   const uint32_t base = ts->depth;
+  Node *const prev = ts->prev;
   for (uint32_t i = 0; i < path.n; ++i) {
     // Below the depth cut the worker records nothing of the path: its
     // events then go where the general path puts them (the cut node).
@@ -37,14 +38,24 @@ uint32_t adopt_path(ThreadState *ts, const CallPath &path) {
     push_region(ts, path.regions[i]);
     Node *n = attributed(ts->stack[ts->depth].node);
     --n->visits;      // the master counted this visit, not the worker
+    --n->pred_count;  // nor its predecessor (cfg.hpp): push_region put it in the node
     n->adopted = 1;   // kept in the merge although it has no visits here
     services_enter(ts);
+  }
+  // Control flow: the worker's next construct comes after the innermost
+  // adopted frame (its parent), or after the worker's own last construct
+  // there (a sibling, e.g. the previous parallel region).
+  if (ts->depth > base) {
+    Node *top = attributed(ts->stack[ts->depth].node);
+    ts->prev = prev->parent == top ? prev : top;
   }
   return base;
 }
 
 void leave_adopted(ThreadState *ts, uint32_t base) {
+  Node *const prev = ts->prev;  // the worker's last construct, not the base frames
   close_frames(ts, base, clock_now());
+  ts->prev = prev;
 }
 
 }  // namespace hcc::rt

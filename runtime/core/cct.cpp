@@ -7,7 +7,8 @@
 
 namespace hcc::rt {
 
-Node g_no_child = {kNoRegion, 0, nullptr, 0, 0, nullptr, nullptr, nullptr, nullptr, 0, 0, 0, kReal, 0, 0, 0, 0, nullptr};
+Node g_no_child = {kNoRegion, 0,       nullptr, 0, 0, nullptr, 0, nullptr, nullptr, nullptr, nullptr,
+                   0,         0,       0,       kReal, 0, 0, 0, 0, nullptr, nullptr};
 
 namespace {
 constexpr uint32_t kListMax = 8;          // siblings walked before switching to a table

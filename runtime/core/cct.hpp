@@ -38,6 +38,11 @@ struct Node {
   Node *cache;           // child found last time; &g_no_child when none yet (never a kForward)
   uint64_t visits;       // counted at enter (kForward: calls made through the link)
   uint64_t incl;         // inclusive ticks of closed visits (kProxy: exclusive ticks, see fold.hpp)
+  // Control flow (cfg.hpp): the predecessor counted last and how often it
+  // came before this node; the fast path compares the thread's previous node
+  // with pred_key and counts a hit here. Other predecessors: pred_more.
+  const Node *pred_key;  // null until the first visit (never equal to a thread's previous node)
+  uint64_t pred_count;
   Node *parent;
   Node *first_child;     // newest first; published with release for readers
   Node *next_sibling;
@@ -54,10 +59,11 @@ struct Node {
   // the node never met recursion mode).
   uint32_t open;
   uint32_t max_open;
-  uint32_t reserved2_;
+  uint32_t pred_order;   // pred_key's rank in order of first occurrence (cfg.hpp)
   // kReal: its proxy once it had a frame in recursion mode (else null);
   // kForward: the ancestor it folds into; kProxy: the real node it stands for.
   Node *link;
+  struct PredEntry *pred_more;  // the other predecessors (cfg.hpp); published with release
   // Followed by `n_extra` uint64_t counters (metrics added by later services;
   // 0 today). Kept out of the struct so time/visits never pay for them.
   uint64_t *extra() { return reinterpret_cast<uint64_t *>(this + 1); }

@@ -71,6 +71,13 @@ std::string parse_overwrite(const char *v, Settings &s) {
   return "";
 }
 
+std::string parse_cfg(const char *v, Settings &s) {
+  if (std::strcmp(v, "on") == 0 || std::strcmp(v, "1") == 0) s.cfg = true;
+  else if (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) s.cfg = false;
+  else return "is not on or off";
+  return "";
+}
+
 std::string parse_clock(const char *v, Settings &s) {
   if (std::strcmp(v, "auto") == 0) s.clock = ClockRequest::Auto;
   else if (std::strcmp(v, "tsc") == 0) s.clock = ClockRequest::Tsc;
@@ -87,6 +94,7 @@ const Variable kVariables[] = {
     {"HCC_MAX_DEPTH", "1024", "deepest call path recorded; deeper calls go to one artificial node", parse_max_depth},
     {"HCC_SIGNALS", "1", "0: do not install the write-the-profile-on-fatal-signal handlers", parse_signals},
     {"HCC_CLOCK", "auto", "auto, tsc or monotonic", parse_clock},
+    {"HCC_CFG", "on", "off: keep no predecessor lists (control flow, hcc-report --cfg); on: count per call path and thread which call path ran just before", parse_cfg},
     // Read by the counter service (runtime/counters), which validates them itself.
     {"HCC_METRICS", "(none: time and visits only)", "comma-separated PAPI preset or native event names (perf:: events also without PAPI) counted per call path", nullptr},
     {"HCC_METRICS_SOURCE", "auto", "auto: PAPI, else perf_event_open directly; papi or perf: only that source", nullptr},

@@ -17,6 +17,7 @@ struct Settings {
   uint32_t max_depth = 1024;       // HCC_MAX_DEPTH
   bool signals = true;             // HCC_SIGNALS
   bool overwrite = false;          // HCC_OVERWRITE: replace an earlier run's files
+  bool cfg = true;                 // HCC_CFG: predecessor lists (cfg.hpp)
   ClockRequest clock = ClockRequest::Auto;  // HCC_CLOCK
 };
 

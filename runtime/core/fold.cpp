@@ -2,6 +2,7 @@
 // here: the fast paths never see a proxy.
 #include "fold.hpp"
 
+#include "cfg.hpp"
 #include "clock.hpp"
 
 namespace hcc::rt {
@@ -39,6 +40,7 @@ void push_folded(ThreadState *ts, Node *n) {
   const uint32_t depth = ts->depth;
   Frame *top = ts->stack + depth;
   const bool begins = ts->fold_base == 0;
+  cfg_enter(ts, n);  // the node the frame is counted on (cfg.hpp)
   if (begins) {
     // Every open frame is real and its node open once.
     for (uint32_t d = 1; d <= depth; ++d) {

@@ -52,6 +52,7 @@ __attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, ui
   Node *n = entry->kind == kForward ? entry->link : entry;
   Node *px = n->link;
   if (!px) return false;
+  cfg_enter(ts, n);
   ++n->visits;
   entry->visits += entry != n;  // a fold link counts the calls made through it
   if (++n->open > n->max_open) n->max_open = n->open;
@@ -193,6 +194,7 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
     close_frames(ts, popped - 1, t);  // recursion mode charges it (fold.hpp)
   } else {
     top->node->incl += ticks;
+    ts->prev = top->node;  // control flow (cfg.hpp): the next sibling sees it
     services_exit(ts, popped - 1, t);
     ts->depth = popped - 1;
   }
@@ -228,6 +230,11 @@ HCC_API void hcc_enter(hcc_region_desc *d) {
   Frame *top = ts->stack + depth;
   Node *child = top->node->cache;
   if (HCC_UNLIKELY(child->region != region)) return enter_general(d);
+  // Control flow (cfg.hpp): the predecessor counted last at this node.
+  Node *prev = ts->prev;
+  if (HCC_UNLIKELY(child->pred_key != prev)) return enter_general(d);
+  ++child->pred_count;
+  ts->prev = child;
   ++child->visits;
   top[1].node = child;
   ts->depth = depth + 1;
@@ -250,5 +257,6 @@ HCC_API void hcc_exit(hcc_region_desc *d) {
   // descriptor (0) never match, so this one compare also catches those cases.
   if (HCC_UNLIKELY(n->region != region)) return exit_slow(ts, d, region, t);
   n->incl += t - top->start;
+  ts->prev = n;  // control flow (cfg.hpp): the next sibling sees it
   ts->depth = ts->depth - 1;
 }

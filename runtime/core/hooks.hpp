@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "cfg.hpp"
 #include "clock.hpp"
 #include "fold.hpp"
 #include "thread_state.hpp"
@@ -30,6 +31,7 @@ __attribute__((always_inline)) inline void push_region(ThreadState *ts, uint32_t
     return push_folded(ts, child->link);
   }
   if (__builtin_expect(ts->fold_base != 0, 0)) return push_folded(ts, child);
+  cfg_enter(ts, child);
   ++child->visits;
   top[1].node = child;
   ts->depth = depth + 1;

@@ -1,6 +1,8 @@
 // hcc runtime — life cycle (see lifecycle.hpp).
 #include "lifecycle.hpp"
 
+#include "cfg.hpp"
+
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -123,6 +125,7 @@ void after_fork_child() {
       n->visits = 0;
       n->incl = 0;
       n->max_open = n->open;
+      cfg_clear(n);
       if (n->kind == kReal && n->link) n->link->incl = 0;  // its proxy (fold.hpp)
     });
     uint64_t now = clock_now();
@@ -153,6 +156,7 @@ void init() {
   settings_init();
   const Settings &s = settings();
   g_max_depth = s.max_depth;
+  g_cfg = s.cfg;
   std::string warning = clock_init(s.clock);
   if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
   services_init();  // registers their metrics; may turn the fast paths off

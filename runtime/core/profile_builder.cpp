@@ -8,6 +8,7 @@
 #include <ctime>
 #include <unordered_map>
 
+#include "cfg.hpp"
 #include "clock.hpp"
 #include "env.hpp"
 #include "event_services.hpp"
@@ -184,6 +185,50 @@ double recursion_depth(const Node *n) {
   return n->visits ? 1.0 : 0.0;
 }
 
+// Predecessor lists (cfg.hpp), merged over threads: per call path the
+// parent first, then the others in order of first occurrence (the first
+// thread that has them first). A predecessor that is no call path of the
+// profile (the root sentinel, a node left out) is dropped.
+void add_predecessors(Profile &p, const std::vector<ThreadNodes> &per_thread, const std::vector<int> &new_id) {
+  const size_t ncn = p.cnodes.size(), nloc = p.nloc();
+  p.preds.assign(ncn, {});
+  std::vector<std::unordered_map<int, size_t>> where(ncn);
+  struct Entry {
+    uint32_t order;
+    const Node *key;
+    uint64_t count;
+  };
+  std::vector<Entry> entries;
+  for (size_t l = 0; l < per_thread.size(); ++l) {
+    const ThreadNodes &t = per_thread[l];
+    std::unordered_map<const Node *, int> callpath_of;
+    for (size_t i = 0; i < t.nodes.size(); ++i)
+      if (t.global[i] >= 0) callpath_of[t.nodes[i]] = new_id[t.global[i]];
+    for (size_t i = 0; i < t.nodes.size(); ++i) {
+      if (t.global[i] < 0) continue;
+      const size_t c = size_t(new_id[t.global[i]]);
+      entries.clear();
+      cfg_for_each(t.nodes[i], [&](const Node *key, uint64_t count, uint32_t order) {
+        if (count) entries.push_back({order, key, count});
+      });
+      std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) { return a.order < b.order; });
+      for (const Entry &e : entries) {
+        auto it = callpath_of.find(e.key);
+        if (it == callpath_of.end()) continue;
+        auto [pos, inserted] = where[c].emplace(it->second, p.preds[c].size());
+        if (inserted) p.preds[c].push_back({it->second, std::vector<double>(nloc, 0.0)});
+        p.preds[c][pos->second].count[l] += double(e.count);
+      }
+    }
+  }
+  for (size_t c = 0; c < ncn; ++c) {
+    auto &list = p.preds[c];
+    auto parent = std::find_if(list.begin(), list.end(),
+                               [&](const profile::Predecessor &x) { return x.callpath == p.cnodes[c].parent; });
+    if (parent != list.end()) std::rotate(list.begin(), parent, parent + 1);
+  }
+}
+
 }  // namespace
 
 Profile build_local_profile(BuildFor what) {
@@ -358,6 +403,7 @@ Profile build_local_profile(BuildFor what) {
       }
     }
   }
+  if (g_cfg) add_predecessors(p, per_thread, new_id);
   return p;
 }
 

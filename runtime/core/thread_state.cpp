@@ -83,6 +83,7 @@ ThreadState *thread_state_create() {
   ts->capacity = 256;
   ts->stack = static_cast<Frame *>(xalloc(sizeof(Frame) * ts->capacity));
   ts->stack[0].node = &ts->cct.root;
+  ts->prev = &ts->cct.root;  // never a predecessor in the profile (cfg.hpp)
   ts->depth = 0;
   compute_fast_limit(ts);
   ts->tid = pid_t(syscall(SYS_gettid));
@@ -113,7 +114,12 @@ void thread_state_grow(ThreadState *ts) {
 }
 
 void close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
-  if (ts->depth > target) services_exit(ts, target, t);
+  if (ts->depth > target) {
+    services_exit(ts, target, t);
+    // Control flow (cfg.hpp): as if each frame had exited, the lowest last.
+    Node *last = ts->stack[target + 1].node;
+    if (last != ts->pause_node) ts->prev = attributed(last);
+  }
   if (ts->fold_base) {
     fold_close_frames(ts, target, t);
     ts->overflow = 0;

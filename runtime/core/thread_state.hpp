@@ -34,6 +34,7 @@ struct ThreadState {
   uint32_t fast_limit;  // enter stays on the fast path while depth < fast_limit
   uint32_t overflow;    // open enters below the depth cut, not recorded
   uint32_t capacity;    // frames the stack array holds
+  Node *prev;           // control flow (cfg.hpp): the node of the last enter or exit
   // --- recursion mode (fold.hpp): general paths only ---
   uint32_t fold_base;   // depth of the frame that began recursion mode; 0 = not in it
   uint32_t fold_limit;  // recursion mode's lane (hooks.cpp) while depth < fold_limit

@@ -443,3 +443,53 @@ TEST(CubexRead, TruncatedDataIsAnErrorNamingTheMember) {
   const std::string msg = read_error(d.file("bad.cubex"));
   EXPECT_NE(msg.find("1.data: 66 bytes, expected 74"), std::string::npos) << msg;
 }
+
+// Control flow (Profile::preds) travels in the member hcc_cfg.txt: read back
+// exactly, in list order, per location; CubeLib's own walk of the archive
+// still sees every member (the 512 rule holds), and a file without the
+// member reads with no lists.
+TEST(CubexCfg, PredecessorListsRoundTripInTheirOwnMember) {
+  TempDir d;
+  Profile p = sample_profile();
+  p.preds.assign(p.cnodes.size(), {});
+  p.preds[1] = {{0, {1, 1}}, {3, {19, 0}}};  // foo: main (parent), baz (a sibling)
+  p.preds[2] = {{1, {20, 7}}};
+  p.preds[3] = {{0, {0, 2}}, {1, {5, 0}}};
+  write_cubex(p, d.file("p.cubex"));
+  const auto members = cubelib_walk(d.file("p.cubex"));
+  ASSERT_EQ(members.count("hcc_cfg.txt"), 1u);
+  EXPECT_EQ(members.at("hcc_cfg.txt"), "hcc-cfg 1\n1 0 0:1 1:1\n1 3 0:19\n2 1 0:20 1:7\n3 0 1:2\n3 1 0:5\n");
+  EXPECT_EQ(members.count("anchor.xml"), 1u);
+  EXPECT_EQ(members.count("1.data"), 1u);
+  const Profile back = read_cubex(d.file("p.cubex"));
+  ASSERT_EQ(back.preds.size(), p.preds.size());
+  for (std::size_t c = 0; c < p.preds.size(); ++c) {
+    ASSERT_EQ(back.preds[c].size(), p.preds[c].size()) << c;
+    for (std::size_t k = 0; k < p.preds[c].size(); ++k) {
+      EXPECT_EQ(back.preds[c][k].callpath, p.preds[c][k].callpath);
+      EXPECT_EQ(back.preds[c][k].count, p.preds[c][k].count);
+    }
+  }
+  // Without control-flow data there is no member and no lists.
+  p.preds.clear();
+  write_cubex(p, d.file("q.cubex"));
+  EXPECT_EQ(tar_members(d.file("q.cubex")).count("hcc_cfg.txt"), 0u);
+  EXPECT_TRUE(read_cubex(d.file("q.cubex")).preds.empty());
+}
+
+TEST(CubexCfg, ABadControlFlowMemberIsAnErrorNamingItsLine) {
+  TempDir d;
+  const Profile p = sample_profile();
+  write_cubex(p, d.file("p.cubex"));
+  auto members = tar_members(d.file("p.cubex"));
+  std::vector<std::pair<std::string, std::string>> list(members.begin(), members.end());
+  list.emplace_back("hcc_cfg.txt", "hcc-cfg 1\n1 0 0:1\n1 99 0:1\n");
+  put_file(d.file("bad.cubex"), cubelib_style_tar(list));
+  try {
+    read_cubex(d.file("bad.cubex"));
+    FAIL() << "a predecessor id out of range was accepted";
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find("hcc_cfg.txt line 3: call path id out of range"), std::string::npos)
+        << e.what();
+  }
+}

@@ -2,6 +2,7 @@
 // section of the summary on merged profiles (report/views/mpi_summary.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -104,6 +105,55 @@ TEST(MpiMerge, MetricsUnionAcrossRanks) {
   EXPECT_EQ(merged.at(k, 0, 1), 5.0);
   EXPECT_EQ(merged.at(k, 0, 0), 0.0);
   EXPECT_EQ(merged.at(k, 0, 2), 0.0);
+}
+
+// Control flow (Profile::preds): every rank's predecessor counts arrive at
+// the same (call path, predecessor) pair by path, on that rank's locations;
+// a rank without control-flow data (HCC_CFG=off) adds nothing.
+TEST(MpiMerge, PredecessorListsArriveByPathOnEveryRanksLocations) {
+  auto make = [](int r) {
+    Profile p = hcc::testing::synthetic_rank(r, 2);
+    if (r == 1) return p;  // this rank ran with HCC_CFG=off
+    p.preds.assign(p.cnodes.size(), {});
+    int previous_child_of_main = -1;
+    for (size_t c = 0; c < p.cnodes.size(); ++c) {
+      const int parent = p.cnodes[c].parent;
+      if (parent < 0) continue;
+      // a sibling first, to see the parent moved to the front
+      if (parent == 0 && previous_child_of_main >= 0)
+        p.preds[c].push_back({previous_child_of_main, {double(10 * r + 7), 0.0}});
+      p.preds[c].push_back({parent, {double(r + 1), double(r + 2)}});
+      if (parent == 0) previous_child_of_main = int(c);
+    }
+    return p;
+  };
+  Profile merged = hcc::testing::simulate_job(3, make);
+  ASSERT_NO_THROW(profile::validate(merged));
+  ASSERT_EQ(merged.preds.size(), merged.cnodes.size());
+  ASSERT_EQ(merged.nloc(), 6u);
+  for (int r : {0, 2}) {
+    Profile local = make(r);
+    for (size_t c = 0; c < local.cnodes.size(); ++c) {
+      if (local.cnodes[c].parent < 0) continue;
+      int g = -1;
+      for (size_t k = 0; k < merged.cnodes.size(); ++k)
+        if (path_of(merged, int(k)) == path_of(local, int(c))) g = int(k);
+      ASSERT_GE(g, 0);
+      const auto &list = merged.preds[size_t(g)];
+      ASSERT_FALSE(list.empty());
+      EXPECT_EQ(list[0].callpath, merged.cnodes[size_t(g)].parent) << "the parent comes first";
+      for (const auto &pr : local.preds[c]) {
+        const std::string pred_path = path_of(local, pr.callpath);
+        const auto it = std::find_if(list.begin(), list.end(),
+                                     [&](const profile::Predecessor &x) { return path_of(merged, x.callpath) == pred_path; });
+        ASSERT_NE(it, list.end()) << path_of(local, int(c)) << " <- " << pred_path;
+        EXPECT_EQ(it->count[size_t(2 * r)], pr.count[0]);
+        EXPECT_EQ(it->count[size_t(2 * r + 1)], pr.count[1]);
+        EXPECT_EQ(it->count[2], 0.0) << "rank 1 kept no control flow";
+        EXPECT_EQ(it->count[3], 0.0);
+      }
+    }
+  }
 }
 
 TEST(MpiMerge, AssemblerRejectsWrongThreadCount) {

@@ -1,6 +1,7 @@
 // hcc — cross-rank merge (see merge.hpp).
 #include "merge.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
@@ -228,6 +229,25 @@ std::string pack_values(const Profile &local, const Mapping &m, size_t n_global_
     w.pod<int32_t>(m.cnode[c]);
     w.out.append(reinterpret_cast<const char *>(row.data()), row.size() * sizeof(double));
   }
+  // Control flow (Profile::preds): a flag, then (call path, predecessor,
+  // count per thread) in global ids, in the local lists' order.
+  w.pod<uint8_t>(local.preds.empty() ? 0 : 1);
+  if (!local.preds.empty()) {
+    uint64_t n = 0;
+    for (size_t c = 0; c < local.preds.size(); ++c)
+      if (m.cnode[c] >= 0)
+        for (const auto &pr : local.preds[c]) n += m.cnode[size_t(pr.callpath)] >= 0;
+    w.pod<uint64_t>(n);
+    for (size_t c = 0; c < local.preds.size(); ++c) {
+      if (m.cnode[c] < 0) continue;
+      for (const auto &pr : local.preds[c]) {
+        if (m.cnode[size_t(pr.callpath)] < 0) continue;
+        w.pod<int32_t>(m.cnode[c]);
+        w.pod<int32_t>(m.cnode[size_t(pr.callpath)]);
+        w.out.append(reinterpret_cast<const char *>(pr.count.data()), nloc * sizeof(double));
+      }
+    }
+  }
   return std::move(w.out);
 }
 
@@ -274,6 +294,39 @@ void Assembler::add(int rank, const std::string &packed) {
       }
     r.pos += nm * nthr * sizeof(double);
   }
+  if (r.pos == packed.size() || r.pod<uint8_t>() == 0) return;  // no control-flow data from this rank
+  if (p_.preds.empty()) p_.preds.assign(p_.cnodes.size(), {});
+  const uint64_t n = r.pod<uint64_t>();
+  for (uint64_t i = 0; i < n; ++i) {
+    const int32_t c = r.pod<int32_t>(), pred = r.pod<int32_t>();
+    if (c < 0 || size_t(c) >= p_.cnodes.size() || pred < 0 || size_t(pred) >= p_.cnodes.size())
+      throw std::runtime_error("bad call path in control-flow packet");
+    if (packed.size() - r.pos < nthr * sizeof(double)) throw std::runtime_error("truncated control-flow packet");
+    auto &list = p_.preds[size_t(c)];
+    size_t k = 0;
+    while (k < list.size() && list[k].callpath != pred) ++k;
+    if (k == list.size()) list.push_back({pred, std::vector<double>(nloc, 0.0)});
+    for (size_t t = 0; t < nthr; ++t) {
+      double v;
+      std::memcpy(&v, packed.data() + r.pos + t * sizeof(double), sizeof v);
+      list[k].count[first + t] += v;
+    }
+    r.pos += nthr * sizeof(double);
+  }
+}
+
+profile::Profile Assembler::take() {
+  // Predecessor lists: the parent first (as one rank's lists are), then
+  // the others in order of first occurrence, lower ranks first.
+  for (size_t c = 0; c < p_.preds.size(); ++c) {
+    auto &list = p_.preds[c];
+    for (size_t k = 0; k < list.size(); ++k)
+      if (list[k].callpath == p_.cnodes[c].parent) {
+        std::rotate(list.begin(), list.begin() + long(k), list.begin() + long(k) + 1);
+        break;
+      }
+  }
+  return std::move(p_);
 }
 
 }  // namespace hcc::mpimerge

@@ -56,7 +56,7 @@ class Assembler {
   // threads_per_rank[r] = number of locations of rank r.
   Assembler(const Defs &global, const std::vector<int> &threads_per_rank);
   void add(int rank, const std::string &packed);  // throws on a malformed packet
-  profile::Profile take() { return std::move(p_); }
+  profile::Profile take();  // control-flow lists put parent first
   const profile::Profile &profile() const { return p_; }
   std::size_t matrix_bytes() const;
 
