@@ -17,6 +17,7 @@
 #include "folded.hpp"
 #include "html_view.hpp"
 #include "gprof_view.hpp"
+#include "graphviz.hpp"
 #include "json_view.hpp"
 #include "locate.hpp"
 #include "summary.hpp"
@@ -194,7 +195,7 @@ int main(int argc, char **argv) {
   if (!callgraph.empty()) {
     try {
       std::string text = hcc::report::callgraph_dot(p, {location, focus});
-      if (callgraph == "svg") text = hcc::report::render_svg(text);
+      if (callgraph == "svg") text = hcc::report::dot_to_svg(text, "--callgraph=svg");
       if (out_file.empty()) {
         std::cout << text;
       } else {
@@ -242,7 +243,7 @@ int main(int argc, char **argv) {
         std::cout << hcc::report::cfg_text(p, location);
       } else if (cfg_mode == "dot" || cfg_mode == "svg") {
         const std::string dot = hcc::report::cfg_dot(p, cfg_root);
-        std::cout << (cfg_mode == "dot" ? dot : hcc::report::dot_to_svg(dot));
+        std::cout << (cfg_mode == "dot" ? dot : hcc::report::dot_to_svg(dot, "--cfg=svg"));
       } else {
         std::cerr << "hcc-report: --cfg=" << cfg_mode << ": expected text, dot or svg\n";
         return 2;

@@ -1,11 +1,7 @@
 #include "callgraph_dot.hpp"
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -131,46 +127,6 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
            quote(num(n, "%.0f") + " recursive") + ", style=dashed];\n";
   o += "}\n";
   return o;
-}
-
-std::string render_svg(const std::string &dot_text) {
-  int in[2], out[2];
-  if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    close(in[0]);
-    close(in[1]);
-    close(out[0]);
-    close(out[1]);
-    execlp("dot", "dot", "-Tsvg", static_cast<char *>(nullptr));
-    _exit(127);
-  }
-  close(in[0]);
-  close(out[1]);
-  signal(SIGPIPE, SIG_IGN);  // dot failing early must not end hcc-report
-  // The graph is small next to a pipe buffer in the common case; a writer
-  // thread is not needed because dot reads all its input before writing.
-  size_t off = 0;
-  while (off < dot_text.size()) {
-    ssize_t w = write(in[1], dot_text.data() + off, dot_text.size() - off);
-    if (w <= 0) break;
-    off += size_t(w);
-  }
-  close(in[1]);
-  std::string svg;
-  char buf[65536];
-  for (ssize_t r; (r = read(out[0], buf, sizeof buf)) > 0;) svg.append(buf, size_t(r));
-  close(out[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-    throw std::runtime_error("--callgraph=svg needs Graphviz's dot (apt-get install graphviz); --callgraph=dot writes the DOT text");
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || svg.empty())
-    throw std::runtime_error("dot -Tsvg failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
-  return svg;
 }
 
 }  // namespace hcc::report

@@ -18,7 +18,4 @@ struct CallgraphOptions {
 // Throws std::runtime_error when `focus` names no function of the profile.
 std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt);
 
-// Runs `dot -Tsvg` on `dot_text`; throws when dot is missing or fails.
-std::string render_svg(const std::string &dot_text);
-
 }  // namespace hcc::report

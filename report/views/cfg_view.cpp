@@ -7,8 +7,6 @@
 // 0 to 3 took it 5 times in all) or `0|3` (only location 0).
 #include "cfg_view.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -200,32 +198,6 @@ std::string cfg_dot(const Profile &p, const std::string &root_region) {
   out += "    scale0 -> scale2 -> scale4 -> scale6 -> scale8 [style=invis];\n  }\n";
   out += "}\n";
   return out;
-}
-
-std::string dot_to_svg(const std::string &dot_text) {
-  char in_path[] = "/tmp/hcc-cfg-XXXXXX";
-  const int fd = ::mkstemp(in_path);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary file for dot");
-  const bool wrote = ::write(fd, dot_text.data(), dot_text.size()) == static_cast<ssize_t>(dot_text.size());
-  ::close(fd);
-  if (!wrote) {
-    ::unlink(in_path);
-    throw std::runtime_error("cannot write a temporary file for dot");
-  }
-  const std::string cmd = std::string("dot -Tsvg '") + in_path + "' 2>&1";
-  FILE *f = ::popen(cmd.c_str(), "r");
-  std::string svg;
-  if (f) {
-    char buf[1 << 14];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) svg.append(buf, n);
-  }
-  const int status = f ? ::pclose(f) : -1;
-  ::unlink(in_path);
-  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == 127)
-    throw std::runtime_error("--cfg=svg needs Graphviz's dot on PATH (apt-get install graphviz); use --cfg=dot");
-  if (WEXITSTATUS(status) != 0) throw std::runtime_error("dot failed: " + svg);
-  return svg;
 }
 
 }  // namespace hcc::report

@@ -20,7 +20,4 @@ std::string cfg_text(const profile::Profile &p, int location = -1);
 // std::runtime_error when no call path has that region.
 std::string cfg_dot(const profile::Profile &p, const std::string &root_region = "");
 
-// Runs `dot -Tsvg` on `dot_text`; throws when dot is missing or fails.
-std::string dot_to_svg(const std::string &dot_text);
-
 }  // namespace hcc::report

@@ -345,7 +345,7 @@
   }
 
   // The OpenMP and MPI sections come as the text views' aligned tables
-  // (runtime/cube/*_summary.cpp): columns are separated by two or more
+  // (report/views/*_summary.cpp): columns are separated by two or more
   // spaces, cells never hold two in a row. Each block (blank-line separated)
   // becomes captions (lines of one cell) and a table (the first line of
   // several cells is its head); the text itself stays below, folded.
