@@ -16,11 +16,11 @@ namespace {
 
 // The sanitizer configuration (scripts/test-sanitized.sh) runs these test
 // executables of the main build against its own sanitized tool chain:
-// HCC_E2E_TOOLS=<sanitized build tree> takes `hcc` and `hcc-report` from there
+// E2E_HCC_TREE=<sanitized build tree> takes `hcc` and `hcc-report` from there
 // (that hcc builds every program with the runtime's sanitizers) and keeps the
 // work files apart, in work-sanitized/ beside work/.
 std::string tools_override() {
-  const char *t = std::getenv("HCC_E2E_TOOLS");
+  const char *t = std::getenv("E2E_HCC_TREE");
   return t && *t ? t : "";
 }
 
