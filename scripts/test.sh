@@ -4,10 +4,10 @@
 # (scripts/test-sanitized.sh: the runtime, CUBE and hcc-report tests and a
 # subset of the end-to-end tests under ASan+UBSan in a second build tree).
 # This is what CI runs (.ci/run). HCC_SANITIZED=0 skips the sanitizer part.
-# Its cost, measured from a fresh build tree without ccache on the 2-core
-# development VM: 12.3 min of CPU (user+sys) for its build and tests, i.e.
-# about 7-8 min of wall time on an idle 2-core CI machine (34 min on the VM
-# while other builds kept its load at 11-15).
+# Its cost, measured from a fresh build tree on the 2-core development VM
+# (ccache cold for these flags): about 13-14 min of CPU (user+sys) for its
+# build and tests, i.e. roughly 7-8 min of wall time on an idle 2-core CI
+# machine (34 min on the VM while other builds kept its load at 11-15).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HCC_BUILD_DIR:-$root/build}
