@@ -71,5 +71,12 @@ if [ "$e2e" = 1 ]; then
     status=$?
   ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 \
     ctest --test-dir "$main" -R "$(IFS='|'; echo "${mpi_tests[*]}")" --output-on-failure || status=$?
+  # Not vacuous: the programs those tests built really carry the sanitizers
+  # (stale test executables that ignore E2E_HCC_TREE would build plain ones).
+  probe=$main/tests/e2e/work-sanitized/gcc-calls/instrumented
+  if ! ldd "$probe" 2>/dev/null | grep -q libasan; then
+    echo "test-sanitized: $probe was not built with AddressSanitizer: the end-to-end part did not run sanitized" >&2
+    status=1
+  fi
 fi
 exit "$status"
