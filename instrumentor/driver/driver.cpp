@@ -22,6 +22,7 @@
 #include "paths.hpp"
 #include "process.hpp"
 #include "response_file.hpp"
+#include "sanitizer_flags.hpp"
 
 #ifndef HCC_VERSION_STRING
 #define HCC_VERSION_STRING "unknown"
@@ -85,6 +86,9 @@ void show_config(const Layout &layout, const CompilerChoice &choice, bool off,
   s += "compiler:     " + shell_command(choice.command) + " -> " +
        (choice.program.empty() ? std::string("[not found]") : choice.program) + " (" +
        choice.how + ")\n";
+  if (!runtime_sanitizers().empty())
+    s += "sanitizers:   " + runtime_sanitizers() + " (the runtime is sanitized: programs are built with " +
+         shell_command(runtime_sanitizer_flags()) + ")\n";
   s += std::string("wrapper:      ") + (off ? "off (" : "on") + (off ? why_off : "") +
        (off ? ")" : "") + "\n";
   write_stdout(s);
@@ -376,6 +380,8 @@ int run_driver(int argc, char **argv) {
   }
   std::vector<std::string> compiler = choice.command;
   compiler[0] = choice.program;
+  // A sanitized runtime only loads into a sanitized program (sanitizer_flags.hpp).
+  for (const std::string &f : runtime_sanitizer_flags()) compiler.push_back(f);
   if (opts.verbose) print_note("compiler: " + shell_command(compiler) + " (" + choice.how + ")");
 
   // Whatever runs below us sees a plain compiler: an hcc reached again through

@@ -41,7 +41,9 @@ std::vector<std::string> mpi_wrapper_flags(const std::vector<std::string> &compi
   while (cmd.size() > 1 && base_name(cmd[0]).rfind("mpi", 0) != 0) cmd.erase(cmd.begin());
   // Link options (the MPI wrappers' own libraries, see mpi_link_flags) add
   // no preprocessor flags, but with them Open MPI's -show prints only its
-  // link line, without the -I options we are after.
+  // link line, without the -I options we are after. So does it with the
+  // -fsanitize=… a sanitized build's hcc adds (sanitizer_flags.hpp): -f
+  // options are left out of the question too (they ask for no -I).
   std::vector<std::string> kept;
   for (size_t i = 0; i < cmd.size(); ++i) {
     const std::string &w = cmd[i];
@@ -49,7 +51,8 @@ std::vector<std::string> mpi_wrapper_flags(const std::vector<std::string> &compi
       ++i;
       continue;
     }
-    if (i > 0 && (w.rfind("-L", 0) == 0 || w.rfind("-l", 0) == 0 || w.rfind("-Wl,", 0) == 0)) continue;
+    if (i > 0 && (w.rfind("-L", 0) == 0 || w.rfind("-l", 0) == 0 || w.rfind("-Wl,", 0) == 0 || w.rfind("-f", 0) == 0))
+      continue;
     kept.push_back(w);
   }
   cmd = kept;

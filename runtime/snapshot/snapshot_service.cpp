@@ -24,8 +24,10 @@
 // (CUBE readers add exclusive values up); the error is bounded by the
 // window. The snapshot thread never enters a region, is not a location and
 // never appears in a profile; it blocks every signal.
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -35,6 +37,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <stdexcept>
 #include <string>
 
 #include "core/clock.hpp"
@@ -43,6 +46,7 @@
 #include "core/lifecycle.hpp"
 #include "core/output.hpp"
 #include "core/profile_builder.hpp"
+#include "core/safe_path.hpp"
 #include "core/service.hpp"
 #include "cube/cubex.hpp"
 
@@ -64,6 +68,22 @@ std::string seconds_text(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", s);
   return buf;
+}
+
+// A symbolic link at the snapshot's name was not put there by us (we only
+// ever rename a regular file onto it): it is left alone and no snapshot is
+// written, with one error naming it.
+bool refuse_link(int dirfd, const std::string &dir, const std::string &name) {
+  struct stat st;
+  if (fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode)) return false;
+  static bool said = false;
+  if (!said)
+    std::fprintf(stderr,
+                 "hcc: error: HCC_SNAPSHOT: '%s/%s' is a symbolic link: refusing to write snapshots through it or "
+                 "replace it (remove it, or set HCC_OUTPUT_DIR to another directory); no snapshots\n",
+                 dir.c_str(), name.c_str());
+  said = true;
+  return true;
 }
 
 void take() {
@@ -88,9 +108,16 @@ void take() {
     return;
   }
   const std::string tag = current_file_tag();
-  const std::string path = dir + "/snapshot" + (tag.empty() ? "" : "." + tag) + ".cubex";
+  const std::string name = "snapshot" + (tag.empty() ? "" : "." + tag) + ".cubex";
   try {
-    profile::write_cubex(p, path);
+    // Relative to a handle on the directory, opened without following a
+    // planted link (runtime/core/safe_path.hpp); the file is replaced by
+    // rename, which never writes through a link at its name.
+    std::string why;
+    FdGuard dirfd(open_dir_creating(dir, why));
+    if (dirfd.fd < 0) throw std::runtime_error("cannot open output directory '" + dir + "': " + why);
+    if (refuse_link(dirfd.fd, dir, name)) return;
+    profile::write_cubex_at(p, dirfd.fd, dir, name);
   } catch (const std::exception &e) {
     if (!said) std::fprintf(stderr, "hcc: error: HCC_SNAPSHOT: %s\n", e.what());
     said = true;

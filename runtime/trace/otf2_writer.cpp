@@ -40,6 +40,7 @@
 #include "core/profile_builder.hpp"
 #include "core/registry.hpp"
 #include "core/thread_state.hpp"
+#include "trace/archive_files.hpp"
 #include "trace/otf2_api.hpp"
 #include "trace/trace_state.hpp"
 #include "trace/wire.hpp"
@@ -124,48 +125,6 @@ uint64_t archive_bytes(const std::string &dir, const std::string &name) {
   return total;
 }
 
-// An earlier run's archive of the same name (HCC_OUTPUT_DIR reused): its
-// files are replaced, like profile.cubex. Only the files OTF2 writes.
-void remove_old_archive(const std::string &dir, const std::string &name) {
-  unlink((dir + "/" + name + ".otf2").c_str());
-  unlink((dir + "/" + name + ".def").c_str());
-  const std::string sub = dir + "/" + name;
-  if (DIR *d = opendir(sub.c_str())) {
-    std::vector<std::string> files;
-    while (dirent *e = readdir(d)) {
-      std::string f = e->d_name;
-      auto ends = [&](const char *s) { return f.size() > std::strlen(s) && f.compare(f.size() - std::strlen(s), std::string::npos, s) == 0; };
-      if (ends(".evt") || ends(".def") || ends(".snap")) files.push_back(f);
-    }
-    closedir(d);
-    for (const std::string &f : files) unlink((sub + "/" + f).c_str());
-    rmdir(sub.c_str());
-  }
-}
-
-// An earlier run's archive in the same directory is kept, like its profile
-// (HCC_OVERWRITE=1 replaces it): the first free name of `base`, base-1, …
-// is claimed by creating its anchor file exclusively, which fails if another
-// run took it (OTF2 then writes the anchor over the empty file; it insists
-// on creating the event directory itself).
-std::string claim_archive_name(const std::string &dir, const std::string &base) {
-  if (settings().overwrite) {
-    remove_old_archive(dir, base);
-    return base;
-  }
-  for (int n = 0; n < 100000; ++n) {
-    const std::string name = n ? base + "-" + std::to_string(n) : base;
-    struct stat st;
-    if (lstat((dir + "/" + name).c_str(), &st) == 0 || lstat((dir + "/" + name + ".def").c_str(), &st) == 0) continue;
-    const int fd = open((dir + "/" + name + ".otf2").c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-    if (fd >= 0) {
-      close(fd);
-      return name;
-    }
-  }
-  return base;  // let OTF2 say why it cannot open the archive
-}
-
 std::string host_name() {
   char buf[HOST_NAME_MAX + 1] = {};
   if (gethostname(buf, sizeof buf - 1) != 0) return "localhost";
@@ -189,9 +148,11 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
   std::string problem = problem_in;
   std::string dir_error;
   std::string dir;
+  ArchiveDir archive_dir;  // open until the archive is closed: OTF2 writes through it
   if (problem.empty()) {
     dir = prepare_output_dir(&dir_error);
     if (dir.empty()) problem = dir_error.empty() ? "no output directory" : dir_error;
+    else if (!open_archive_dir(dir, archive_dir, dir_error)) problem = dir_error;
   }
 
   // 0. Does everybody write?
@@ -266,10 +227,15 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
         }
         replies.push_back(std::move(reply.bytes()));
       }
-      const std::string chosen = claim_archive_name(dir, name);
+      std::string refused;
+      const std::string chosen = claim_archive_name(archive_dir, name, settings().overwrite, refused);
+      if (chosen.empty()) {
+        std::fprintf(stderr, "hcc: error: HCC_TRACE=1: no trace written: %s\n", refused.c_str());
+        set_profile_attr("hcc.trace", "not written: " + refused);
+      }
       for (std::string &r : replies) {
         wire::Out o;
-        o.str(chosen);
+        o.str(chosen);  // "" = refused: everybody stops here
         r += o.bytes();
       }
     }
@@ -279,10 +245,14 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
     map.resize(in.u32());
     for (uint32_t &m : map) m = in.u32();
     name = in.str();  // the archive's name, chosen by rank 0
+    if (name.empty()) {
+      remove_spill_files();
+      return;
+    }
   }
 
   // 2. The archive and this process's event files.
-  OTF2_Archive *archive = api.OTF2_Archive_Open(dir.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+  OTF2_Archive *archive = api.OTF2_Archive_Open(archive_dir.for_otf2.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
                                                 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   // Nobody may enter OTF2's collectives while another process has no archive.
   {

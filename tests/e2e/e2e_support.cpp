@@ -12,6 +12,22 @@
 namespace hcc::e2e {
 namespace fs = std::filesystem;
 
+namespace {
+
+// The sanitizer configuration (scripts/test-sanitized.sh) runs these test
+// executables of the main build against its own sanitized tool chain:
+// E2E_HCC_TREE=<sanitized build tree> takes `hcc` and `hcc-report` from there
+// (that hcc builds every program with the runtime's sanitizers) and keeps the
+// work files apart, in work-sanitized/ beside work/.
+std::string tools_override() {
+  const char *t = std::getenv("E2E_HCC_TREE");
+  return t && *t ? t : "";
+}
+
+std::string work_dir() { return tools_override().empty() ? HCC_E2E_WORK : std::string(HCC_E2E_WORK) + "-sanitized"; }
+
+}  // namespace
+
 std::string shell_quote(const std::string &s) {
   std::string q = "'";
   for (char c : s) {
@@ -34,7 +50,7 @@ RunResult run(const std::string &cmd) {
   static int counter = 0;
   // Captured output lives in the test's work tree, not in /tmp, so nothing is
   // left behind outside the build directory.
-  const fs::path dir = fs::path(HCC_E2E_WORK) / ".captured";
+  const fs::path dir = fs::path(work_dir()) / ".captured";
   fs::create_directories(dir);
   const std::string base = (dir / (std::to_string(getpid()) + "-" + std::to_string(counter++))).string();
   const std::string full = "(" + cmd + ") >" + base + ".out 2>" + base + ".err";
@@ -53,13 +69,13 @@ std::vector<Toolchain> toolchains() {
   return {{"gcc", "gcc", "g++"}, {"clang", "clang", "clang++"}};
 }
 
-std::string hcc_bin() { return HCC_E2E_HCC; }
-std::string report_bin() { return HCC_E2E_REPORT; }
+std::string hcc_bin() { return tools_override().empty() ? HCC_E2E_HCC : tools_override() + "/bin/hcc"; }
+std::string report_bin() { return tools_override().empty() ? HCC_E2E_REPORT : tools_override() + "/bin/hcc-report"; }
 std::string programs_dir() { return HCC_E2E_PROGRAMS; }
 std::string samples_dir() { return HCC_E2E_SAMPLES; }
 
 std::string scratch_dir(const std::string &name) {
-  const fs::path p = fs::path(HCC_E2E_WORK) / name;
+  const fs::path p = fs::path(work_dir()) / name;
   fs::remove_all(p);
   fs::create_directories(p);
   return p.string();

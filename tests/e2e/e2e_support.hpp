@@ -31,7 +31,8 @@ std::vector<Toolchain> toolchains();
 // names themselves come from Toolchain::name ("Compilers/EndToEnd.X/gcc").
 inline void PrintTo(const Toolchain &tc, std::ostream *os) { *os << tc.cc << '/' << tc.cxx; }
 
-// Paths given by CMake.
+// Paths given by CMake (E2E_HCC_TREE=<build tree> takes hcc and hcc-report
+// from another tree: the sanitizer configuration, scripts/test-sanitized.sh).
 std::string hcc_bin();
 std::string report_bin();
 std::string programs_dir();
