@@ -97,6 +97,8 @@ const Variable kVariables[] = {
     {"HCC_TRACE_BUFFER", "4M", "event buffer per thread (bytes, or with K/M/G); flushed to disk when full", nullptr},
     {"HCC_TRACE_SELECT", "(none: every region)", "comma-separated regions: trace only inside the call subtrees they start", nullptr},
     {"HCC_SNAPSHOT", "(off)", "SECONDS: write snapshot.cubex, the profile so far, every SECONDS while the program runs", nullptr},
+    // Read by the sampler (runtime/sampling), which validates them.
+    {"HCC_SAMPLING", "off", "on (200 Hz), off, or a rate in Hz (1..10000): sample every thread's call path on its CPU time, unwinding below the innermost instrumented function", nullptr},
     // Read by the MPI wrappers (libhcc_mpi.so, wrappers/).
     {"HCC_MPI_GROUPS", "DEFAULT", "MPI function groups measured (CG COLL ENV ERR EXT IO MISC P2P RMA SPAWN TOPO TYPE XNONBLOCK XREQTEST, ALL, DEFAULT, -GROUP)", nullptr},
     // Read by the selective-measurement service (selection.cpp), which reports bad values itself.
