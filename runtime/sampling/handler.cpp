@@ -181,6 +181,47 @@ void count_self(Buffer *b, Node *anchor, uintptr_t root_key, uint64_t n, int met
 
 constexpr int kMaxFrames = 256;
 
+enum Walk { kOk, kFailed, kInsideHcc };
+
+// Unwinds from the cursor: function starts of the frames above the
+// innermost instrumented function (innermost first) into frames[0..*n).
+// Stops at an instrumented function, at the thread's base, at the end of
+// the stack (kOk); at a frame of hcc's (kInsideHcc), unless `skip_hcc_top`
+// and no frame was taken yet (the MPI wrapper calling us); kFailed when a
+// frame has no unwind information or there are more than `max`.
+Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool skip_hcc_top) {
+  bool top = true;
+  for (;;) {
+    unw_word_t pc = 0;
+    unw_get_reg(c, UNW_REG_IP, &pc);
+    const int kind = range_kind(uintptr_t(pc));
+    // A frame of hcc's own (an MPI wrapper, a POMP2 call, the runtime):
+    // the sample is inside a call hcc measures; its frame is the anchor.
+    if (kind == kHcc && !(skip_hcc_top && top)) return kInsideHcc;
+    if (kind != kHcc) top = false;
+    uintptr_t start = 0;
+    if (kind == 0) {  // the OpenMP runtime's frames are skipped
+      start = frame_start(b, c, uintptr_t(pc));
+      if (!start) return kFailed;  // no unwind information: the rest cannot be trusted
+      if (is_instrumented_function(start)) return kOk;  // the shadow stack has the rest
+    }
+    const int r = unw_step(c);
+    if (r < 0) return kFailed;
+    if (r > 0) {
+      // This frame's CFA is the caller's stack pointer: above the thread's
+      // base, it belongs to whatever started the thread.
+      unw_word_t sp = 0;
+      unw_get_reg(c, UNW_REG_SP, &sp);
+      if (uintptr_t(sp) > b->base_sp) return kOk;
+    }
+    if (start) {
+      if (*n == max) return kFailed;
+      frames[(*n)++] = start;
+    }
+    if (r == 0) return kOk;  // the outermost frame
+  }
+}
+
 }  // namespace
 
 Buffer *current_buffer() { return t_buffer; }
@@ -261,52 +302,10 @@ void take_sample(Buffer *b, void *ucv) {
 
   uintptr_t frames[kMaxFrames];
   int n = 0;
-  enum { kOk, kFailed, kInsideHcc } how = kOk;
+  Walk how = kFailed;
   unw_cursor_t c;
-  if (unw_init_local2(&c, reinterpret_cast<unw_context_t *>(uc), UNW_INIT_SIGNAL_FRAME) < 0) {
-    how = kFailed;
-  } else {
-    for (;;) {
-      unw_word_t pc = 0;
-      unw_get_reg(&c, UNW_REG_IP, &pc);
-      const int kind = range_kind(uintptr_t(pc));
-      // A frame of hcc's own (an MPI wrapper, a POMP2 call, the runtime):
-      // the sample is inside a call hcc measures; its frame is the anchor.
-      if (kind == kHcc) {
-        how = kInsideHcc;
-        break;
-      }
-      uintptr_t start = 0;
-      if (kind != kOpenMpRuntime) {  // the OpenMP runtime's frames are skipped
-        start = frame_start(b, &c, uintptr_t(pc));
-        if (!start) {  // no unwind information: the rest cannot be trusted
-          how = kFailed;
-          break;
-        }
-        if (is_instrumented_function(start)) break;  // the shadow stack has the rest
-      }
-      const int r = unw_step(&c);
-      if (r < 0) {
-        how = kFailed;
-        break;
-      }
-      if (r > 0) {
-        // This frame's CFA is the caller's stack pointer: above the thread's
-        // base, it belongs to whatever started the thread.
-        unw_word_t sp = 0;
-        unw_get_reg(&c, UNW_REG_SP, &sp);
-        if (uintptr_t(sp) > b->base_sp) break;
-      }
-      if (start) {
-        if (n == kMaxFrames) {
-          how = kFailed;
-          break;
-        }
-        frames[n++] = start;
-      }
-      if (r == 0) break;  // the outermost frame
-    }
-  }
+  if (unw_init_local2(&c, reinterpret_cast<unw_context_t *>(uc), UNW_INIT_SIGNAL_FRAME) == 0)
+    how = walk(b, &c, frames, &n, kMaxFrames, false);
   if (how == kFailed) {
     ++b->failed;
     const uintptr_t failed = kFailedFrame;
@@ -316,6 +315,14 @@ void take_sample(Buffer *b, void *ucv) {
   } else {
     count_path(b, key, frames, n, 1);
   }
+}
+
+int unwind_here(Buffer *b, uintptr_t *frames, int max) {
+  unw_context_t ctx;
+  unw_cursor_t c;
+  if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0) return -1;
+  int n = 0;
+  return walk(b, &c, frames, &n, max, true) == kOk ? n : -1;
 }
 
 void on_signal(int, siginfo_t *, void *uc) {

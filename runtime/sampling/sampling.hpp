@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <string>
 
+#include "hcc/region.h"
+
 namespace hcc::rt {
 struct Node;
 struct ThreadState;
@@ -73,6 +75,13 @@ struct Buffer {
   uint64_t start_tick = 0, end_tick = 0;  // the thread's measured span
   timer_t timer{};
   bool has_timer = false;
+  // MPI wrappers (mpi_callpath.cpp): the descriptors pushed before each open
+  // MPI call, and a cache function start -> descriptor (not touched by the handler).
+  static constexpr int kMpiFrames = 64, kMpiNest = 4;
+  hcc_region_desc *mpi_pushed[kMpiNest][kMpiFrames] = {};
+  uint32_t mpi_count[kMpiNest] = {};
+  uint32_t mpi_level = 0;
+  void *mpi_descs = nullptr;
   volatile sig_atomic_t busy = 0;     // a sample is being taken (no nesting)
   volatile sig_atomic_t stopped = 0;  // the thread ended / the run is finalizing
 };
@@ -116,7 +125,13 @@ Symbol symbolize(uintptr_t func_start);
 // trampolines there (symbols __hcc_*, bind.h), read from its symbol table.
 void for_each_trampoline_block(void (*add)(uintptr_t lo, uintptr_t hi));
 
+// The frames above the innermost instrumented function, from a normal (not
+// signal) context: function starts, innermost first; returns how many, or
+// -1 when unwinding failed. Skips hcc's frames at the top.
+int unwind_here(Buffer *b, uintptr_t *frames, int max);
+
 // service.cpp ---------------------------------------------------------------
+bool mpi_unwind_enabled(const char *mpi_name);  // HCC_MPI_UNWIND
 bool active();                // HCC_SAMPLING is on in this process
 int samples_metric();         // extra-counter index of `samples`
 uint64_t interval_ns();       // the timer's period in thread CPU time

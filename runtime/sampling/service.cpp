@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/env.hpp"
 #include "core/event_services.hpp"
 #include "core/extra_paths.hpp"
 #include "core/metrics.hpp"
@@ -138,7 +139,24 @@ uintptr_t thread_base() {
 
 // --- the EventService hooks ------------------------------------------------
 
+// HCC_MPI_UNWIND: on (default), off, or exclude:NAME,… (read at start-up).
+bool g_mpi_unwind = true;
+std::vector<std::string> *g_mpi_excluded = nullptr;
+
+void parse_mpi_unwind(const char *v) {
+  if (!v || !*v || std::strcmp(v, "on") == 0) return;
+  if (std::strcmp(v, "off") == 0) {
+    g_mpi_unwind = false;
+  } else if (std::strncmp(v, "exclude:", 8) == 0) {
+    g_mpi_excluded = new std::vector<std::string>(split_list(v + 8));
+  } else {
+    std::fprintf(stderr,
+                 "hcc: error: HCC_MPI_UNWIND='%s' is not on, off or exclude:NAME,NAME...; using on\n", v);
+  }
+}
+
 bool init() {
+  parse_mpi_unwind(std::getenv("HCC_MPI_UNWIND"));
   g_hz = parse_rate(std::getenv("HCC_SAMPLING"));
   if (!g_hz) return false;
   g_signal = pick_signal();
@@ -248,6 +266,14 @@ __attribute__((constructor)) void register_service() { register_event_service(&k
 }  // namespace
 
 bool active() { return g_on && !g_stopped; }
+
+bool mpi_unwind_enabled(const char *mpi_name) {
+  if (!g_mpi_unwind) return false;
+  if (g_mpi_excluded && mpi_name)
+    for (const std::string &n : *g_mpi_excluded)
+      if (n == mpi_name) return false;
+  return true;
+}
 int samples_metric() { return g_metric; }
 uint64_t interval_ns() { return g_hz ? 1000000000ull / g_hz : 0; }
 

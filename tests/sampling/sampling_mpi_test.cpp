@@ -16,23 +16,48 @@ std::string mpirun(int np) {
          " --oversubscribe -np " + std::to_string(np) + " ";
 }
 
-TEST(SamplingMpi, CpuTimeOutsideMpiIsFoundByUnwindingAndMpiTimeIsMeasured) {
-  const std::string dir = scratch_dir("sampling-mpi");
+// Builds mpi_compute.c through hcc with spin.c plain, runs it on 2 ranks
+// with no function measured (HCC_EXCLUDE='*') and sampling on.
+struct MpiRun {
+  RunResult r;
+  std::string dir;
+};
+MpiRun build_and_run(const std::string &name, const std::string &env) {
+  MpiRun out;
+  const std::string dir = out.dir = scratch_dir(name);
   const std::string progs = programs_dir();
   RunResult c = run("gcc -O1 -g -c " + shell_quote(progs + "/spin.c") + " -o " + shell_quote(dir + "/spin.o"));
-  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_EQ(c.status, 0) << c.err;
   RunResult b = run(shell_quote(hcc_bin()) + " " + shell_quote(HCC_MPICC) + " -O1 -g " +
                     shell_quote(progs + "/mpi_compute.c") + " " + shell_quote(dir + "/spin.o") + " -o " +
                     shell_quote(dir + "/app"));
-  ASSERT_EQ(b.status, 0) << b.err;
-  RunResult r = run("cd " + shell_quote(dir) + " && HCC_EXCLUDE='*' HCC_SAMPLING=1000 HCC_OUTPUT_DIR=" +
-                    shell_quote(dir + "/out") + " " + mpirun(2) + "./app");
+  EXPECT_EQ(b.status, 0) << b.err;
+  out.r = run("cd " + shell_quote(dir) + " && HCC_EXCLUDE='*' HCC_SAMPLING=1000 " + env + " HCC_OUTPUT_DIR=" +
+              shell_quote(dir + "/out") + " " + mpirun(2) + "./app");
+  return out;
+}
+
+double total(const Profile &p, const std::vector<int> &cps, int l) {
+  double v = 0;
+  for (int c : cps) v += p.value(c, "time", "incl", l);
+  return v;
+}
+
+std::map<std::string, std::vector<int>> by_path(const Profile &p) {
+  std::map<std::string, std::vector<int>> paths;
+  for (std::size_t cp = 0; cp < p.json()["callpaths"].size(); ++cp) paths[p.path(int(cp))].push_back(int(cp));
+  return paths;
+}
+
+TEST(SamplingMpi, CpuTimeOutsideMpiIsFoundByUnwindingAndMpiTimeIsMeasured) {
+  const MpiRun run_ = build_and_run("sampling-mpi", "HCC_MPI_UNWIND=off");
+  const RunResult &r = run_.r;
+  const std::string &dir = run_.dir;
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "sum ok\n");
   Profile p = Profile::load(dir + "/out");
   ASSERT_EQ(p.locations(), 2u);
-  std::map<std::string, std::vector<int>> paths;
-  for (std::size_t cp = 0; cp < p.json()["callpaths"].size(); ++cp) paths[p.path(int(cp))].push_back(int(cp));
+  auto paths = by_path(p);
   ASSERT_TRUE(paths.count("main/spin_outer/spin_inner")) << ::testing::PrintToString(p.paths());
   ASSERT_TRUE(paths.count("MPI_Allreduce")) << ::testing::PrintToString(p.paths());
   for (int l = 0; l < 2; ++l) {
@@ -61,6 +86,36 @@ TEST(SamplingMpi, CpuTimeOutsideMpiIsFoundByUnwindingAndMpiTimeIsMeasured) {
     for (int cp : paths["main"]) sampled += p.value(cp, "time", "incl", l);
     EXPECT_GT(sampled, 0.3 * after_init) << "rank " << rank;
   }
+}
+
+TEST(SamplingMpi, EachMpiCallFindsItsCallPathByUnwindingFromTheWrapper) {
+  const MpiRun on = build_and_run("sampling-mpi-unwind", "");
+  ASSERT_EQ(on.r.status, 0) << on.r.err;
+  EXPECT_EQ(on.r.out, "sum ok\n");
+  Profile p = Profile::load(on.dir + "/out");
+  auto paths = by_path(p);
+  // main is not instrumented (HCC_EXCLUDE='*'): the wrappers found it.
+  ASSERT_TRUE(paths.count("main/MPI_Allreduce")) << ::testing::PrintToString(p.paths());
+  ASSERT_TRUE(paths.count("main/MPI_Barrier"));
+  EXPECT_FALSE(paths.count("MPI_Allreduce"));
+  ASSERT_TRUE(paths.count("main/spin_outer/spin_inner"));
+  for (int l = 0; l < 2; ++l) {
+    EXPECT_EQ(p.value(paths["main/MPI_Allreduce"][0], "visits", "excl", l), 4);
+    // The pushed frame has no visits of its own; main is one call path for
+    // the samples and the MPI calls below it.
+    EXPECT_EQ(p.value(paths["main"][0], "visits", "excl", l), 0);
+    EXPECT_EQ(paths["main"].size(), 1u);
+    EXPECT_GT(total(p, paths["main/MPI_Allreduce"], l), 0);
+  }
+  // A group left out of unwinding is still measured, at the root.
+  const MpiRun ex = build_and_run("sampling-mpi-exclude", "HCC_MPI_UNWIND=exclude:MPI_Allreduce");
+  ASSERT_EQ(ex.r.status, 0) << ex.r.err;
+  Profile q = Profile::load(ex.dir + "/out");
+  auto qpaths = by_path(q);
+  ASSERT_TRUE(qpaths.count("MPI_Allreduce")) << ::testing::PrintToString(q.paths());
+  EXPECT_FALSE(qpaths.count("main/MPI_Allreduce"));
+  EXPECT_TRUE(qpaths.count("main/MPI_Barrier"));
+  for (int l = 0; l < 2; ++l) EXPECT_EQ(q.value(qpaths["MPI_Allreduce"][0], "visits", "excl", l), 4);
 }
 
 }  // namespace
