@@ -189,7 +189,16 @@ enum Walk { kOk, kFailed, kInsideHcc };
 // the stack (kOk); at a frame of hcc's (kInsideHcc), unless `skip_hcc_top`
 // and no frame was taken yet (the MPI wrapper calling us); kFailed when a
 // frame has no unwind information or there are more than `max`.
-Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool skip_hcc_top) {
+// `slots` (optional): for each step, where the caller's return address was
+// found and its value (x86-64: the caller's stack pointer − 8), to validate
+// a cached walk later (unwind_here).
+struct Slots {
+  static constexpr int kMax = 96;
+  uintptr_t addr[kMax], value[kMax];
+  int n = 0;
+};
+Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool skip_hcc_top,
+          Slots *slots = nullptr) {
   bool top = true;
   for (;;) {
     unw_word_t pc = 0;
@@ -212,6 +221,13 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
       // base, it belongs to whatever started the thread.
       unw_word_t sp = 0;
       unw_get_reg(c, UNW_REG_SP, &sp);
+      if (slots) {
+        if (slots->n == Slots::kMax) return kFailed;
+        unw_word_t ip = 0;
+        unw_get_reg(c, UNW_REG_IP, &ip);
+        slots->addr[slots->n] = uintptr_t(sp) - sizeof(uintptr_t);
+        slots->value[slots->n++] = uintptr_t(ip);
+      }
       if (uintptr_t(sp) > b->base_sp) return kOk;
     }
     if (start) {
@@ -317,12 +333,46 @@ void take_sample(Buffer *b, void *ucv) {
   }
 }
 
+namespace {
+// A walk from unwind_here remembered: the stack pointer it started at, the
+// return-address slots it read, and the frames it found. The same start and
+// the same return address in every slot (checked innermost first: each
+// match proves the next frame is the same function at the same place, so
+// the next slot lies in a live frame) mean the same call chain.
+struct CachedWalk {
+  uintptr_t sp0 = 0;
+  Slots slots;
+  int nframes = -1;
+  uintptr_t frames[Buffer::kMpiFrames];
+};
+constexpr int kCachedWalks = 16;
+}  // namespace
+
 int unwind_here(Buffer *b, uintptr_t *frames, int max) {
   unw_context_t ctx;
   unw_cursor_t c;
-  if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0) return -1;
+  if (unw_getcontext(&ctx) != 0) return -1;
+  const uintptr_t sp0 = uintptr_t(ctx.uc_mcontext.gregs[REG_RSP]);
+  if (!b->mpi_walks) b->mpi_walks = new CachedWalk[kCachedWalks];
+  CachedWalk &w = static_cast<CachedWalk *>(b->mpi_walks)[hash_addr(sp0) % kCachedWalks];
+  if (g_caches && w.sp0 == sp0 && w.nframes >= 0 && w.nframes <= max) {
+    int k = 0;
+    while (k < w.slots.n && *reinterpret_cast<const uintptr_t *>(w.slots.addr[k]) == w.slots.value[k]) ++k;
+    if (k == w.slots.n) {
+      ++b->ip_hits;
+      std::memcpy(frames, w.frames, sizeof(uintptr_t) * size_t(w.nframes));
+      return w.nframes;
+    }
+  }
+  if (unw_init_local(&c, &ctx) != 0) return -1;
   int n = 0;
-  return walk(b, &c, frames, &n, max, true) == kOk ? n : -1;
+  w.nframes = -1;
+  w.slots.n = 0;
+  if (walk(b, &c, frames, &n, max, true, &w.slots) != kOk) return -1;
+  w.sp0 = sp0;
+  w.nframes = n <= Buffer::kMpiFrames ? n : -1;
+  if (w.nframes >= 0) std::memcpy(w.frames, frames, sizeof(uintptr_t) * size_t(n));
+  return n;
 }
 
 void on_signal(int, siginfo_t *, void *uc) {

@@ -82,6 +82,7 @@ struct Buffer {
   uint32_t mpi_count[kMpiNest] = {};
   uint32_t mpi_level = 0;
   void *mpi_descs = nullptr;
+  void *mpi_walks = nullptr;  // handler.cpp's cached walks (unwind_here)
   volatile sig_atomic_t busy = 0;     // a sample is being taken (no nesting)
   volatile sig_atomic_t stopped = 0;  // the thread ended / the run is finalizing
 };
