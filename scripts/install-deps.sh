@@ -17,6 +17,7 @@ packages=(
   libomp-19-dev                                                    # clang-19 -fopenmp (libomp) for the OpenMP tests; conflicts with libomp-14-dev (tests/CMakeLists.txt picks whichever clang works)
   hyperfine                                                        # whole-program and build-time benchmarks (tests/bench/*.sh)
   libotf2-trace-dev otf2-tools                                     # HCC_TRACE writes OTF2 (runtime/trace); otf2-print checks it (tests/trace)
+  libunwind-dev libdw-dev                                          # HCC_SAMPLING: unwinding in the signal handler (libunwind), names and lines at the end (libdw, elfutils)
   clang-19 libclang-rt-19-dev                                      # libFuzzer targets, their corpus replayed under ASan/UBSan (tests/fuzz)
   chromium                                                         # renders hcc-report --html headless in the tests (tests/report/html_e2e_test.cpp)
   graphviz binutils                                                # dot: hcc-report --callgraph=svg and --cfg=svg, the tests of their DOT (tests/cfg); GNU gprof reads our gmon.out (tests)

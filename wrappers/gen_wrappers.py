@@ -80,8 +80,10 @@ def emit(fn):
             body.append("  if (!on_ && !hccm_tracking()) return %s;" % call)
         on = "on_"
     body += ["  %s;" % s for s in a["pre"]]
-    enter = "hcc_enter(&hccm_d_%s);" % name
-    exit_ = "hcc_exit(&hccm_d_%s);" % name
+    # hcc_svc_mpi_enter/exit: hcc_enter/hcc_exit, plus (HCC_SAMPLING with
+    # HCC_MPI_UNWIND) the caller's frames unwound and pushed first.
+    enter = "hcc_svc_mpi_enter(&hccm_d_%s);" % name
+    exit_ = "hcc_svc_mpi_exit(&hccm_d_%s);" % name
     body.append("  " + ("if (on_) " if on else "") + enter)
     body += ["  %s;" % s for s in a["mid"]]
     body.append("  %s ret_ = %s;" % (ret, call))

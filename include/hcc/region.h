@@ -27,6 +27,7 @@ enum hcc_region_kind {
   HCC_KIND_ARTIFICIAL = 3, /* made by the runtime, e.g. depth-limit marker */
   HCC_KIND_OPENMP = 4,   /* reserved for the POMP2 layer */
   HCC_KIND_MPI = 5,      /* reserved for the PMPI wrappers */
+  HCC_KIND_SAMPLED = 6,  /* a function found by sampling (HCC_SAMPLING), made by the runtime */
   /* OpenMP constructs as the POMP2 layer (pomp/) records them: paradigm
    * "openmp", the role named after each (CUBE/Score-P role names). */
   HCC_KIND_OMP_PARALLEL = 16,

@@ -51,7 +51,8 @@ nlohmann::ordered_json profile_json(const Profile &p, int location) {
                        {"file", reg.file},
                        {"line", reg.begin_line},
                        {"end_line", reg.end_line},
-                       {"kind", reg.role}});
+                       // "sampled": found by HCC_SAMPLING's unwinding, not instrumented
+                       {"kind", reg.paradigm == "sampling" ? std::string("sampled") : reg.role}});
   }
   out["regions"] = std::move(regions);
 

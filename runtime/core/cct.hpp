@@ -30,6 +30,8 @@ enum NodeKind : uint8_t {
   kProxy = 2,    // stands on the stack for frames of the real node `link` opened in
                  // recursion mode; `incl` and the extra counters hold the exclusive
                  // share charged to `link` then; not in the tree
+  kSampled = 3,  // made by a profile build for a sampled call path (extra_paths.hpp);
+                 // never in a thread's tree, never on the stack
 };
 
 struct Node {

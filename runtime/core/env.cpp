@@ -107,6 +107,9 @@ const Variable kVariables[] = {
     // Read by gmon_out.cpp at the end of the run, which reports a bad value itself.
     {"HCC_GPROF", "0", "1: also write gmon.out (gmon.out.rank-<r> per MPI rank) for GNU gprof: our call counts and exclusive times", nullptr},
     {"HCC_SNAPSHOT", "(off)", "SECONDS: write snapshot.cubex, the profile so far, every SECONDS while the program runs", nullptr},
+    // Read by the sampler (runtime/sampling), which validates them.
+    {"HCC_SAMPLING", "off", "on (200 Hz), off, or a rate in Hz (1..10000): sample every thread's call path on its CPU time, unwinding below the innermost instrumented function", nullptr},
+    {"HCC_MPI_UNWIND", "on", "with HCC_SAMPLING: on, off or exclude:MPI_Send,...: MPI calls find their caller's call path by unwinding from the wrapper", nullptr},
     // Read by the MPI wrappers (libhcc_mpi.so, wrappers/).
     {"HCC_MPI_GROUPS", "DEFAULT", "MPI function groups measured (CG COLL ENV ERR EXT IO MISC P2P RMA SPAWN TOPO TYPE XNONBLOCK XREQTEST, ALL, DEFAULT, -GROUP)", nullptr},
     // Read by the selective-measurement service (selection.cpp), which reports bad values itself.

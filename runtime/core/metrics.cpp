@@ -62,3 +62,14 @@ std::vector<std::pair<std::string, std::string>> profile_attrs_snapshot() {
 }
 
 }  // namespace hcc::rt
+
+// --- extra_paths.hpp: the one source of added call paths -----------------
+#include "extra_paths.hpp"
+
+namespace hcc::rt {
+namespace {
+const PathSource *g_path_source = nullptr;
+}
+void set_path_source(const PathSource *s) { __atomic_store_n(&g_path_source, s, __ATOMIC_RELEASE); }
+const PathSource *path_source() { return __atomic_load_n(&g_path_source, __ATOMIC_ACQUIRE); }
+}  // namespace hcc::rt

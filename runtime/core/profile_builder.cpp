@@ -12,6 +12,7 @@
 #include "clock.hpp"
 #include "env.hpp"
 #include "event_services.hpp"
+#include "extra_paths.hpp"
 #include "fold.hpp"
 #include "lifecycle.hpp"
 #include "metrics.hpp"
@@ -50,6 +51,7 @@ const char *region_paradigm(int kind) {
     case HCC_KIND_ARTIFICIAL: return "measurement";
     case HCC_KIND_OPENMP: return "openmp";
     case HCC_KIND_MPI: return "mpi";
+    case HCC_KIND_SAMPLED: return "sampling";
     default: return kind >= HCC_KIND_OMP_PARALLEL && kind <= HCC_KIND_OMP_TASKGROUP ? "openmp" : "user";
   }
 }
@@ -108,7 +110,23 @@ struct ThreadNodes {
   std::vector<uint64_t> incl;       // inclusive ticks: open frames and folded recursion included
   std::vector<uint64_t> recursive;  // visits that were recursive calls (made through fold links)
   std::vector<uint64_t> recursive_calls;  // calls this node made through fold links
+  std::vector<AddedPath> added;     // a service's own call paths (extra_paths.hpp), kept alive here
 };
+
+// Appends the call paths a service adds below this thread's nodes
+// (sampling): their nodes exist only for this build.
+void add_service_paths(ThreadState *ts, ThreadNodes &t, uint64_t now) {
+  const PathSource *src = path_source();
+  if (!src) return;
+  src->add(ts, t.nodes, t.parent, t.incl, now, t.added);
+  for (const AddedPath &a : t.added) {
+    t.nodes.push_back(a.node());
+    t.parent.push_back(a.parent);
+    t.incl.push_back(a.incl);
+    t.recursive.push_back(0);  // sampled paths are never fold targets
+    t.recursive_calls.push_back(0);
+  }
+}
 
 // Inclusive values under recursion folding (fold.hpp): a node's own
 // accumulation plus what recursion mode charged to every node of its
@@ -235,6 +253,9 @@ Profile build_local_profile(BuildFor what) {
   // Open frames' counters up to now (event_services.hpp); the tracer writes
   // its trace here. Not for snapshots: they are taken while the program runs.
   if (what == BuildFor::Final) services_before_build();
+  // Regions of a service's call paths (sampled functions) registered now,
+  // before the registry is copied below.
+  if (const PathSource *src = path_source()) src->prepare();
   const uint64_t now = clock_now();
   const double seconds_per_tick = clock_seconds_per_tick();
   const std::vector<ThreadState *> threads = threads_snapshot();
@@ -284,6 +305,7 @@ Profile build_local_profile(BuildFor what) {
   uint64_t dropped = 0;
   for (ThreadState *ts : threads) {
     ThreadNodes t = collect(ts, now);
+    add_service_paths(ts, t, now);
     dropped += ts->dropped;
     std::unordered_map<const Node *, int> global_of;
     t.global.assign(t.nodes.size(), -1);
@@ -293,7 +315,7 @@ Profile build_local_profile(BuildFor what) {
       // cleared (or, read from a running thread, not yet counted). Its
       // subtree is skipped with it. Adopted base frames (adopt.hpp) are kept:
       // an OpenMP worker's events hang below them.
-      if (n->visits == 0 && !n->adopted) continue;
+      if (n->visits == 0 && !n->adopted && n->kind != kSampled) continue;
       int gparent = -1;
       if (n->parent != &ts->cct.root) {
         auto it = global_of.find(n->parent);

@@ -38,6 +38,8 @@ std::vector<bool> &throttled() {
 
 std::string str(const char *s) { return s ? s : ""; }
 
+FunctionRegisteredHook g_function_hook = nullptr;
+
 }  // namespace
 
 std::string normalize_region_name(const std::string &name) {
@@ -114,6 +116,7 @@ uint32_t register_region(hcc_region_desc *d) {
     }
     // Release: a thread that sees the id also sees the registry entry.
     __atomic_store_n(&d->id, id, __ATOMIC_RELEASE);
+    if (g_function_hook && d->kind == HCC_KIND_FUNCTION) g_function_hook(d);
   }
   pthread_mutex_unlock(&g_lock);
   return id;
@@ -174,6 +177,8 @@ std::vector<RegionInfo> regions_snapshot() {
   pthread_mutex_unlock(&g_lock);
   return copy;
 }
+
+void set_function_registered_hook(FunctionRegisteredHook h) { g_function_hook = h; }
 
 void registry_lock() { pthread_mutex_lock(&g_lock); }
 void registry_unlock() { pthread_mutex_unlock(&g_lock); }

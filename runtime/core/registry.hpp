@@ -49,6 +49,12 @@ std::string region_name(uint32_t id);
 // service that decides per region once (the tracer's HCC_TRACE_SELECT).
 bool region_info(uint32_t id, RegionInfo *out);
 
+// Called (under the registry lock, once per descriptor) when a descriptor of
+// a function region is registered and recorded: sampling notes which
+// machine function calls hcc_enter. Set once at start-up.
+using FunctionRegisteredHook = void (*)(const hcc_region_desc *d);
+void set_function_registered_hook(FunctionRegisteredHook h);
+
 // Copy of every region, indexed by region id (= descriptor value - 1).
 std::vector<RegionInfo> regions_snapshot();
 

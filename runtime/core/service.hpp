@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "cube/profile.hpp"
+#include "hcc/region.h"
 
 extern "C" {
 
@@ -77,6 +78,14 @@ struct hcc_svc_collectives {
 // the unified global definitions. Without HCC_TRACE every process still
 // takes part in the first step, which finds that nobody traces.
 void hcc_svc_write_trace(const struct hcc_svc_collectives *c);
+
+// An MPI wrapper's enter/exit of its region (runtime/sampling/mpi_callpath.cpp):
+// hcc_enter/hcc_exit, and with HCC_SAMPLING on and HCC_MPI_UNWIND not off,
+// the frames between the innermost instrumented function and the wrapper
+// unwound and pushed as sampled regions first (popped after the exit), so
+// the call finds its call path without function instrumentation.
+void hcc_svc_mpi_enter(hcc_region_desc *d);
+void hcc_svc_mpi_exit(hcc_region_desc *d);
 
 // HCC_SNAPSHOT: 1 holds snapshots back (libhcc_mpi, when it loads: the
 // job's output directory is only known after MPI_Init), 0 lets them go.

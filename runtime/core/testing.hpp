@@ -57,4 +57,10 @@ HCC_TESTING_API bool add_to_extra_counter(uint32_t k, uint64_t v);
 // returns its counter index or -1 (too late: a region was already entered).
 HCC_TESTING_API int register_extra_metric(const std::string &name, bool inclusive_counts);
 
+// HCC_SAMPLING (runtime/sampling): takes one sample of the calling thread from
+// `ucontext` (a ucontext_t the caller filled with getcontext and whose frame
+// is still live), as the signal handler does; `caches` false bypasses the
+// function-start cache. Returns false when sampling is off here.
+HCC_TESTING_API bool take_sample_from(void *ucontext, bool caches);
+
 }  // namespace hcc::rt::testing

@@ -15,6 +15,11 @@
 extern "C" {
 #endif
 
+/* libhcc (runtime/core/service.hpp): the MPI region's enter/exit, with the
+ * caller's unwound frames around it when HCC_SAMPLING and HCC_MPI_UNWIND ask. */
+void hcc_svc_mpi_enter(hcc_region_desc *d);
+void hcc_svc_mpi_exit(hcc_region_desc *d);
+
 /* Group bits, Score-P's names. */
 enum {
   HCCM_G_CG = 1u << 0, HCCM_G_COLL = 1u << 1, HCCM_G_ENV = 1u << 2, HCCM_G_ERR = 1u << 3,

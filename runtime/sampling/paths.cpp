@@ -1,0 +1,179 @@
+// hcc runtime — turning the per-thread sample tables into call paths of a
+// profile build, and their time.
+//
+// Time. A sample says where a thread burnt CPU; the time of a call path is
+// still measured by the instrumentation. So at each anchor (the CCT node a
+// sample's unwound frames hang below) the measured exclusive time is shared
+// among the anchor itself and its sampled paths in proportion to their
+// samples: a sampled path's inclusive time = anchor's exclusive time ×
+// samples in the path's subtree / samples at the anchor and below it.
+// Hence:
+//  - inclusive = exclusive + children still holds for every node (integer
+//    ticks, rounded down, so no exclusive value is negative);
+//  - measured time and sampled time add up to the thread's time exactly;
+//  - time inside MPI (or any measured call) never goes to sampled frames:
+//    it is the measured child's, not the anchor's exclusive time.
+// With no frame open (code outside every instrumented function, e.g. a
+// program measured only through its MPI wrappers) the anchor is the thread
+// itself: its exclusive time is the thread's span minus its measured roots.
+#include "sampling/paths.hpp"
+
+#include <pthread.h>
+
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "core/clock.hpp"
+#include "core/metrics.hpp"
+#include "core/registry.hpp"
+#include "core/thread_state.hpp"
+
+namespace hcc::rt::sampling {
+
+namespace {
+
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+// Function start (or pseudo frame) -> region id value, registered once.
+std::unordered_map<uintptr_t, uint32_t> &regions_by_func() {
+  static auto *m = new std::unordered_map<uintptr_t, uint32_t>;
+  return *m;
+}
+
+uint32_t register_func(uintptr_t func) {
+  hcc_region_desc *d;
+  if (func == kFailedFrame || func == kUnknownFrame) {
+    const char *name = func == kFailedFrame ? "<unwind failed>" : "<unknown: no call path>";
+    d = new hcc_region_desc{name, nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL, 0};
+  } else {
+    const Symbol s = symbolize(func);
+    d = new hcc_region_desc{strdup(s.name.c_str()), s.mangled.empty() ? nullptr : strdup(s.mangled.c_str()),
+                            strdup(s.file.c_str()), s.line, -1, HCC_KIND_SAMPLED, 0};
+  }
+  return register_region(d);  // leaked, like every descriptor
+}
+
+void prepare() {
+  uint64_t taken = 0, in_runtime = 0, failed = 0, lost = 0, hits = 0, misses = 0;
+  for (Buffer *b : all_buffers()) {
+    taken += b->taken, in_runtime += b->in_runtime, failed += b->failed, lost += b->lost;
+    hits += b->ip_hits, misses += b->ip_misses;
+    const uint32_t used = __atomic_load_n(&b->used, __ATOMIC_ACQUIRE);
+    for (uint32_t j = 0; j < used; ++j) {
+      const uintptr_t func = __atomic_load_n(&b->table[b->by_order[j]].func, __ATOMIC_ACQUIRE);
+      if (!func) continue;
+      pthread_mutex_lock(&g_lock);
+      bool known = regions_by_func().count(func) != 0;
+      pthread_mutex_unlock(&g_lock);
+      if (known) continue;
+      const uint32_t id = register_func(func);
+      pthread_mutex_lock(&g_lock);
+      regions_by_func()[func] = id;
+      pthread_mutex_unlock(&g_lock);
+    }
+  }
+  set_profile_attr("hcc.sampling.samples",
+                   std::to_string(taken) + " taken, " + std::to_string(in_runtime) +
+                       " inside hcc's runtime (counted at the next call path), " + std::to_string(failed) +
+                       " failed unwinds (in <unwind failed>), " + std::to_string(lost) +
+                       " lost (a thread's path table was full); function-start cache " + std::to_string(hits) +
+                       " hits, " + std::to_string(misses) + " misses");
+}
+
+uint32_t region_of(uintptr_t func) {
+  pthread_mutex_lock(&g_lock);
+  auto it = regions_by_func().find(func);
+  uint32_t id = it == regions_by_func().end() ? 0 : it->second;
+  pthread_mutex_unlock(&g_lock);
+  return id;
+}
+
+Buffer *buffer_of(ThreadState *ts) {
+  for (Buffer *b : all_buffers())
+    if (b->ts == ts) return b;
+  return nullptr;
+}
+
+void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vector<int> &parent,
+         const std::vector<uint64_t> &incl, uint64_t now, std::vector<AddedPath> &out) {
+  Buffer *b = buffer_of(ts);
+  if (!b) return;
+  const uint32_t used = __atomic_load_n(&b->used, __ATOMIC_ACQUIRE);
+  if (!used) return;
+  const int metric = samples_metric();
+  const size_t n = nodes.size();
+  std::unordered_map<const Node *, int> index;
+  for (size_t i = 0; i < n; ++i) index[nodes[i]] = int(i);
+
+  // Measured exclusive ticks of every node, and of the thread itself.
+  std::vector<int64_t> ex(incl.begin(), incl.end());
+  const uint64_t end = b->end_tick ? b->end_tick : now;
+  int64_t root_ex = int64_t(end - b->start_tick);
+  for (size_t i = 0; i < n; ++i) (parent[i] >= 0 ? ex[size_t(parent[i])] : root_ex) -= int64_t(incl[i]);
+
+  // Entries in creation order (a parent before its children).
+  constexpr int kInvalid = -2, kRoot = -1;
+  std::vector<int> anchor(used, kInvalid), up(used, -1);
+  std::vector<uint64_t> count(used, 0), sub(used, 0);
+  std::vector<uintptr_t> func(used, 0);
+  for (uint32_t j = 0; j < used; ++j) {
+    const Entry &e = b->table[b->by_order[j]];
+    func[j] = __atomic_load_n(&e.func, __ATOMIC_ACQUIRE);
+    if (!func[j]) continue;
+    count[j] = e.count;
+    const uintptr_t tag = e.parent;
+    if (tag & 1) {
+      const uint32_t slot = uint32_t(tag >> 1);
+      if (slot >= b->cap) continue;
+      const uint32_t p = b->table[slot].order;
+      if (p >= j || anchor[p] == kInvalid) continue;
+      up[j] = int(p);
+      anchor[j] = anchor[p];
+    } else if (tag == uintptr_t(&ts->cct.root)) {
+      anchor[j] = kRoot;
+    } else {
+      auto it = index.find(reinterpret_cast<const Node *>(tag));
+      if (it != index.end()) anchor[j] = it->second;
+    }
+    if (!region_of(func[j])) anchor[j] = kInvalid;  // made after prepare(): next build
+  }
+  std::vector<uint64_t> below(n + 1, 0);  // samples in sampled paths per anchor (n = the thread)
+  for (uint32_t j = used; j-- > 0;) {
+    if (anchor[j] == kInvalid) continue;
+    sub[j] += count[j];
+    if (up[j] >= 0) sub[size_t(up[j])] += sub[j];
+    else below[anchor[j] == kRoot ? n : size_t(anchor[j])] += sub[j];
+  }
+  std::vector<int> out_index(used, -1);
+  for (uint32_t j = 0; j < used; ++j) {
+    const int a = anchor[j];
+    if (a == kInvalid || sub[j] == 0) continue;
+    const size_t ai = a == kRoot ? n : size_t(a);
+    const uint64_t self = a == kRoot ? 0 : nodes[ai]->extra()[metric];
+    const uint64_t total = self + below[ai];
+    const int64_t e = a == kRoot ? root_ex : ex[ai];
+    const uint64_t share = e > 0 && total ? uint64_t((unsigned __int128)uint64_t(e) * sub[j] / total) : 0;
+    AddedPath p = AddedPath::make(extra_metric_count());
+    Node *node = p.node();
+    node->region = region_of(func[j]);
+    node->extra()[metric] = count[j];
+    if (up[j] >= 0) {
+      const int o = out_index[size_t(up[j])];
+      if (o < 0) continue;
+      p.parent = int(n) + o;
+      node->parent = out[size_t(o)].node();
+    } else {
+      p.parent = a == kRoot ? -1 : a;
+      node->parent = a == kRoot ? &ts->cct.root : const_cast<Node *>(nodes[ai]);
+    }
+    p.incl = share;
+    out_index[j] = int(out.size());
+    out.push_back(std::move(p));
+  }
+}
+
+}  // namespace
+
+const PathSource kSampledPaths = {prepare, add};
+
+}  // namespace hcc::rt::sampling

@@ -1,0 +1,140 @@
+// hcc runtime — sampling with call-path unwinding (HCC_SAMPLING), the parts
+// its files share. README.md explains the design; in short:
+//  - a per-thread CPU-time interval timer delivers a real-time signal to the
+//    thread that burnt the time (timer_create(CLOCK_THREAD_CPUTIME_ID,
+//    SIGEV_THREAD_ID)); blocked threads get no samples and are not woken;
+//  - the handler (handler.cpp) unwinds with libunwind from the signal frame
+//    up to the innermost instrumented function, whose call path the shadow
+//    stack already holds (its CCT node is the sample's *anchor*), and counts
+//    the unwound frames in a preallocated per-thread table: no allocation,
+//    no lock, no write to the CCT except one counter of the anchor;
+//  - at a profile build (paths.cpp) the tables become call paths of sampled
+//    regions (named with libdw, symbols.cpp) below their anchors, and each
+//    anchor's measured exclusive time is shared among its own samples and
+//    the sampled paths below it.
+#pragma once
+
+#include <signal.h>
+#include <time.h>
+
+#include <cstdint>
+#include <string>
+
+#include "hcc/region.h"
+
+namespace hcc::rt {
+struct Node;
+struct ThreadState;
+}  // namespace hcc::rt
+
+namespace hcc::rt::sampling {
+
+// Pseudo function addresses (never a code address).
+constexpr uintptr_t kFailedFrame = 1;   // "<unwind failed>"
+constexpr uintptr_t kUnknownFrame = 2;  // a sample with no shadow frame and no frame of its own
+
+// One sampled frame below its parent: the parent is an anchor (a CCT Node*,
+// 16-byte aligned, low bit 0) or an earlier entry ((index << 1) | 1).
+// `func` is the function's start address; 0 = the slot is free. `count` is
+// the samples whose innermost frame this is.
+struct Entry {
+  uintptr_t parent;
+  uintptr_t func;  // written last (release): a reader that sees it sees `parent`
+  uint64_t count;
+  uint32_t order;  // index in creation order (entries[] below)
+  uint32_t pad_;
+};
+
+// Per-thread state of the sampler; created in the thread at its first event,
+// never freed (the profile is built from it after the thread ended).
+struct Buffer {
+  ThreadState *ts = nullptr;
+  // The path table: open addressing by (parent, func), `cap` a power of two.
+  Entry *table = nullptr;
+  uint32_t cap = 0;
+  uint32_t used = 0;             // entries made (also the next `order`)
+  uint32_t *by_order = nullptr;  // slot of entry k, in creation order
+  uint64_t lost = 0;             // samples not stored: the table was full
+  // Return address -> function start cache (no unw_get_proc_info on a hit).
+  uintptr_t *ip_key = nullptr;
+  uintptr_t *ip_start = nullptr;
+  uint32_t ip_cap = 0;
+  uint64_t ip_hits = 0, ip_misses = 0;
+  // Samples that landed inside hcc's own code, whose shadow stack may be
+  // half-updated: counted here and added to the anchor of the next sample
+  // taken outside it (or to the top frame at the thread's end).
+  uint64_t pending = 0;
+  uint64_t in_runtime = 0;  // how many did, in total (attribute)
+  uint64_t root_self = 0;   // samples with no shadow frame, kept under "<unknown>"
+  uint64_t failed = 0;      // unwinds that failed (also counted as paths)
+  uint64_t taken = 0;       // samples handled in this thread
+  // Frames whose CFA lies above this stack address belong to the code that
+  // started the thread (libc, the OpenMP runtime, the thread's entry), not
+  // to its measured part: unwinding stops there.
+  uintptr_t base_sp = ~uintptr_t(0);
+  uint64_t start_tick = 0, end_tick = 0;  // the thread's measured span
+  timer_t timer{};
+  bool has_timer = false;
+  // MPI wrappers (mpi_callpath.cpp): the descriptors pushed before each open
+  // MPI call, and a cache function start -> descriptor (not touched by the handler).
+  static constexpr int kMpiFrames = 64, kMpiNest = 4;
+  hcc_region_desc *mpi_pushed[kMpiNest][kMpiFrames] = {};
+  uint32_t mpi_count[kMpiNest] = {};
+  uint32_t mpi_level = 0;
+  void *mpi_descs = nullptr;
+  void *mpi_walks = nullptr;  // handler.cpp's cached walks (unwind_here)
+  volatile sig_atomic_t busy = 0;     // a sample is being taken (no nesting)
+  volatile sig_atomic_t stopped = 0;  // the thread ended / the run is finalizing
+};
+
+// handler.cpp ---------------------------------------------------------------
+// Installed for the chosen signal; async-signal-safe.
+void on_signal(int sig, siginfo_t *si, void *uc);
+// The calling thread's buffer (initial-exec TLS, set by thread_start).
+Buffer *current_buffer();
+void set_current_buffer(Buffer *b);
+// Address ranges of hcc's own code (libhcc*, samples there are "in the
+// runtime") and of the OpenMP runtime (frames skipped, unwinding goes on).
+// Computed at start-up, outside any handler.
+void scan_code_ranges();
+// Adds samples still pending (taken inside hcc's code) to the thread's
+// current anchor; only from the thread itself with its sampling stopped.
+void flush_pending(Buffer *b);
+bool in_hcc_code(uintptr_t ip);
+// The instrumented-functions set: start addresses of functions that call
+// hcc_enter for a function region. Filled at registration (not in a
+// handler), read lock-free by the handler.
+void note_instrumented_function(uintptr_t start);
+bool is_instrumented_function(uintptr_t start);
+// The function start of `ip` outside a handler (registration, thread start).
+uintptr_t function_start_slow(uintptr_t ip);
+// Takes one sample from `uc` into `b` (the handler's body; also called by
+// the tests and the benchmark with a context they made).
+void take_sample(Buffer *b, void *uc);
+// Caches on/off (the benchmark measures the handler without them).
+void set_caches_enabled(bool on);
+
+// symbols.cpp ---------------------------------------------------------------
+struct Symbol {
+  std::string name;  // demangled; "0x…" when nothing names it
+  std::string mangled;
+  std::string file;  // from DWARF line info, or the object's path
+  int line = -1;
+};
+Symbol symbolize(uintptr_t func_start);
+// Calls `add(lo, hi)` once per loaded module for the address block of hcc's
+// trampolines there (symbols __hcc_*, bind.h), read from its symbol table.
+void for_each_trampoline_block(void (*add)(uintptr_t lo, uintptr_t hi));
+
+// The frames above the innermost instrumented function, from a normal (not
+// signal) context: function starts, innermost first; returns how many, or
+// -1 when unwinding failed. Skips hcc's frames at the top.
+int unwind_here(Buffer *b, uintptr_t *frames, int max);
+
+// service.cpp ---------------------------------------------------------------
+bool mpi_unwind_enabled(const char *mpi_name);  // HCC_MPI_UNWIND
+bool active();                // HCC_SAMPLING is on in this process
+int samples_metric();         // extra-counter index of `samples`
+uint64_t interval_ns();       // the timer's period in thread CPU time
+
+}  // namespace hcc::rt::sampling

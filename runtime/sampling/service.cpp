@@ -1,0 +1,287 @@
+// hcc runtime — the HCC_SAMPLING service: settings, the signal, one CPU-time
+// timer per thread, and the registration hook that tells the handler which
+// machine functions are instrumented.
+//
+// HCC_SAMPLING=off (default) | on (200 Hz) | <Hz>. Off by default because a
+// signal can make a program behave differently: a blocking call that
+// SA_RESTART does not restart (nanosleep, poll, select, semop with a
+// timeout …) returns EINTR when a sample lands while the thread is in it.
+// With CLOCK_THREAD_CPUTIME_ID timers that needs CPU time spent inside the
+// call, which is rare, but the default must change nothing.
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/env.hpp"
+#include "core/event_services.hpp"
+#include "core/extra_paths.hpp"
+#include "core/metrics.hpp"
+#include "core/registry.hpp"
+#include "core/thread_state.hpp"
+#include "sampling/paths.hpp"
+#include "sampling/sampling.hpp"
+
+namespace hcc::rt::sampling {
+
+namespace {
+
+constexpr unsigned kDefaultHz = 200;
+bool g_on = false;
+volatile sig_atomic_t g_stopped = 0;
+unsigned g_hz = 0;
+int g_signal = 0;
+int g_metric = -1;
+
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+std::vector<Buffer *> &buffers() {
+  static auto *v = new std::vector<Buffer *>;  // leaked: read at exit
+  return *v;
+}
+
+// Parses HCC_SAMPLING; prints the reason and returns 0 (off) when bad.
+unsigned parse_rate(const char *v) {
+  if (!v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return 0;
+  if (std::strcmp(v, "on") == 0 || std::strcmp(v, "1") == 0) return kDefaultHz;
+  char *end = nullptr;
+  unsigned long hz = std::strtoul(v, &end, 10);
+  if (*v >= '0' && *v <= '9' && end && *end == '\0' && hz >= 1 && hz <= 10000) return unsigned(hz);
+  std::fprintf(stderr,
+               "hcc: error: HCC_SAMPLING='%s' is not off, on or a rate in Hz from 1 to 10000; "
+               "sampling stays off\n",
+               v);
+  return 0;
+}
+
+// A real-time signal nobody handles yet: SIGRTMIN+4 upwards (glibc keeps
+// none above SIGRTMIN for itself, but some libraries take the first few).
+int pick_signal() {
+  for (int s = SIGRTMIN + 4; s <= SIGRTMAX - 4; ++s) {
+    struct sigaction old;
+    if (sigaction(s, nullptr, &old) != 0) continue;
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) return s;
+  }
+  return 0;
+}
+
+void *map_zeroed(size_t bytes) {
+  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+// --- the first frame of user code above the runtime ----------------------
+
+// hcc's guard at -O0 is a function of its own (FunctionGuard's constructor in
+// C++, __hcc_enter_ret in C): the instrumented function is its caller.
+bool is_guard(uintptr_t start) {
+  static auto *known = new std::unordered_map<uintptr_t, bool>;  // under g_lock
+  pthread_mutex_lock(&g_lock);
+  auto it = known->find(start);
+  bool found = it != known->end(), guard = found && it->second;
+  pthread_mutex_unlock(&g_lock);
+  if (found) return guard;
+  const Symbol s = symbolize(start);
+  guard = s.mangled.find("FunctionGuard") != std::string::npos || s.mangled == "__hcc_enter_ret";
+  pthread_mutex_lock(&g_lock);
+  (*known)[start] = guard;
+  pthread_mutex_unlock(&g_lock);
+  return guard;
+}
+
+// Steps `c` to the first frame outside hcc's code and its guards; returns
+// that frame's function start (0 when unwinding fails first).
+uintptr_t to_first_user_frame(unw_cursor_t *c) {
+  for (int i = 0; i < 64; ++i) {
+    unw_word_t pc = 0;
+    unw_get_reg(c, UNW_REG_IP, &pc);
+    if (!in_hcc_code(uintptr_t(pc))) {
+      uintptr_t start = function_start_slow(uintptr_t(pc));
+      if (!start || !is_guard(start)) return start;
+    }
+    if (unw_step(c) <= 0) return 0;
+  }
+  return 0;
+}
+
+// Registration of a function descriptor: the function that called hcc_enter
+// is instrumented (hooks.cpp reaches register_region by tail calls, so the
+// frames between are the runtime's).
+void on_function_registered(const hcc_region_desc *) {
+  unw_context_t ctx;
+  unw_cursor_t c;
+  if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0) return;
+  note_instrumented_function(to_first_user_frame(&c));
+}
+
+// The thread's base: the CFA of the first user frame at its first event
+// (the caller's stack pointer). Frames whose CFA lies above it belong to
+// what started the thread (libc's start-up, the OpenMP runtime).
+uintptr_t thread_base() {
+  unw_context_t ctx;
+  unw_cursor_t c;
+  if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0) return ~uintptr_t(0);
+  if (!to_first_user_frame(&c) || unw_step(&c) <= 0) return ~uintptr_t(0);
+  unw_word_t sp = 0;
+  unw_get_reg(&c, UNW_REG_SP, &sp);
+  return uintptr_t(sp);
+}
+
+// --- the EventService hooks ------------------------------------------------
+
+// HCC_MPI_UNWIND: on (default), off, or exclude:NAME,… (read at start-up).
+bool g_mpi_unwind = true;
+std::vector<std::string> *g_mpi_excluded = nullptr;
+
+void parse_mpi_unwind(const char *v) {
+  if (!v || !*v || std::strcmp(v, "on") == 0) return;
+  if (std::strcmp(v, "off") == 0) {
+    g_mpi_unwind = false;
+  } else if (std::strncmp(v, "exclude:", 8) == 0) {
+    g_mpi_excluded = new std::vector<std::string>(split_list(v + 8));
+  } else {
+    std::fprintf(stderr,
+                 "hcc: error: HCC_MPI_UNWIND='%s' is not on, off or exclude:NAME,NAME...; using on\n", v);
+  }
+}
+
+bool init() {
+  parse_mpi_unwind(std::getenv("HCC_MPI_UNWIND"));
+  g_hz = parse_rate(std::getenv("HCC_SAMPLING"));
+  if (!g_hz) return false;
+  g_signal = pick_signal();
+  if (!g_signal) {
+    std::fputs("hcc: error: HCC_SAMPLING: every real-time signal has a handler already; sampling stays off\n",
+               stderr);
+    return false;
+  }
+  ExtraMetric m;
+  m.def.uniq_name = "samples";
+  m.def.disp_name = "Samples";
+  m.def.uom = "occ";
+  m.def.descr = "Samples taken in the call path (HCC_SAMPLING: thread CPU-time timer)";
+  m.def.dtype = profile::DType::UInt64;
+  m.def.cube_type = profile::CubeType::Exclusive;
+  m.inclusive_counts = false;  // counted where they land
+  g_metric = register_extra_metric(m);
+  if (g_metric < 0) return false;
+  unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+  scan_code_ranges();
+  set_function_registered_hook(on_function_registered);
+  set_path_source(&kSampledPaths);
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_signal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(g_signal, &sa, nullptr);
+  g_on = true;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%u Hz of each thread's CPU time (signal SIGRTMIN+%d)", g_hz,
+                g_signal - SIGRTMIN);
+  set_profile_attr("hcc.sampling", buf);
+  return false;  // needs no per-event hook: the fast paths stay on
+}
+
+void thread_start(ThreadState *ts) {
+  if (!g_on) return;
+  auto *b = new Buffer;
+  b->ts = ts;
+  b->cap = 1u << 14;
+  b->ip_cap = 1u << 12;
+  b->table = static_cast<Entry *>(map_zeroed(sizeof(Entry) * b->cap));
+  b->by_order = static_cast<uint32_t *>(map_zeroed(sizeof(uint32_t) * b->cap));
+  b->ip_key = static_cast<uintptr_t *>(map_zeroed(sizeof(uintptr_t) * b->ip_cap));
+  b->ip_start = static_cast<uintptr_t *>(map_zeroed(sizeof(uintptr_t) * b->ip_cap));
+  if (!b->table || !b->by_order || !b->ip_key || !b->ip_start) {
+    std::fputs("hcc: error: HCC_SAMPLING: no memory for a thread's sample table; this thread is not sampled\n",
+               stderr);
+    return;
+  }
+  b->base_sp = thread_base();
+  b->start_tick = clock_now();
+  pthread_mutex_lock(&g_lock);
+  buffers().push_back(b);
+  pthread_mutex_unlock(&g_lock);
+  set_current_buffer(b);
+
+  struct sigevent sev;
+  std::memset(&sev, 0, sizeof sev);
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = g_signal;
+  sev._sigev_un._tid = ts->tid;
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &b->timer) != 0) {
+    std::perror("hcc: error: HCC_SAMPLING: timer_create");
+    return;
+  }
+  b->has_timer = true;
+  struct itimerspec its;
+  const long ns = long(1000000000ull / g_hz);
+  its.it_interval.tv_sec = ns / 1000000000L;
+  its.it_interval.tv_nsec = ns % 1000000000L;
+  its.it_value = its.it_interval;
+  timer_settime(b->timer, 0, &its, nullptr);
+}
+
+void stop_thread(Buffer *b) {
+  b->stopped = 1;
+  if (b->has_timer) {
+    timer_delete(b->timer);
+    b->has_timer = false;
+  }
+}
+
+void thread_end(ThreadState *ts) {
+  Buffer *b = current_buffer();
+  if (!b || b->ts != ts) return;
+  stop_thread(b);
+  flush_pending(b);
+  b->end_tick = clock_now();
+}
+
+void before_build() {
+  // The final build: no more samples (the builder reads the tables).
+  if (!g_on) return;
+  g_stopped = 1;
+  if (Buffer *b = current_buffer()) {
+    stop_thread(b);
+    flush_pending(b);
+  }
+}
+
+const EventService kService = {init, thread_start, nullptr, nullptr, thread_end, before_build};
+
+__attribute__((constructor)) void register_service() { register_event_service(&kService); }
+
+}  // namespace
+
+bool active() { return g_on && !g_stopped; }
+
+bool mpi_unwind_enabled(const char *mpi_name) {
+  if (!g_mpi_unwind) return false;
+  if (g_mpi_excluded && mpi_name)
+    for (const std::string &n : *g_mpi_excluded)
+      if (n == mpi_name) return false;
+  return true;
+}
+int samples_metric() { return g_metric; }
+uint64_t interval_ns() { return g_hz ? 1000000000ull / g_hz : 0; }
+
+std::vector<Buffer *> all_buffers() {
+  pthread_mutex_lock(&g_lock);
+  std::vector<Buffer *> copy = buffers();
+  pthread_mutex_unlock(&g_lock);
+  return copy;
+}
+
+}  // namespace hcc::rt::sampling

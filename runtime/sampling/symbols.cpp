@@ -1,0 +1,149 @@
+// hcc runtime — names of sampled functions, resolved at a profile build
+// (never in the handler): libdw's Dwfl (elfutils) reads the process's
+// modules from /proc/self/maps, names an address from the ELF symbol table
+// (static functions included, which dladdr cannot name) and gives the
+// DWARF line of the function's first instruction. C++ names are demangled
+// with the C++ library's abi::__cxa_demangle.
+//
+// Why libdw (libdw-dev) and not libbacktrace or addr2line: it is a
+// maintained Debian package, it covers symbol tables and DWARF in one
+// interface (libbacktrace's Debian package is internal to GCC), and it runs
+// in-process without spawning anything.
+#include <cxxabi.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+#include <cstdlib>
+#include <cstring>
+
+#include "sampling/sampling.hpp"
+
+namespace hcc::rt::sampling {
+
+namespace {
+
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+Dwfl *g_dwfl = nullptr;
+char *g_debuginfo_path = nullptr;
+
+const Dwfl_Callbacks kCallbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr,
+                                   &g_debuginfo_path};
+
+// (Re)reads the module list: once, and again when an address is in a module
+// loaded since.
+bool report_modules() {
+  if (!g_dwfl) g_dwfl = dwfl_begin(&kCallbacks);
+  if (!g_dwfl) return false;
+  dwfl_report_begin(g_dwfl);
+  int rc = dwfl_linux_proc_report(g_dwfl, getpid());
+  dwfl_report_end(g_dwfl, nullptr, nullptr);
+  return rc == 0;
+}
+
+Dwfl_Module *module_of(uintptr_t addr) {
+  if (!g_dwfl && !report_modules()) return nullptr;
+  Dwfl_Module *m = dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
+  if (!m && report_modules()) m = dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
+  return m;
+}
+
+std::string demangle(const char *name) {
+  int status = 0;
+  char *d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || !d) return name;
+  std::string out = d;
+  std::free(d);
+  return out;
+}
+
+}  // namespace
+
+Symbol symbolize(uintptr_t func) {
+  Symbol s;
+  pthread_mutex_lock(&g_lock);
+  Dwfl_Module *m = module_of(func);
+  if (m) {
+    if (const char *name = dwfl_module_addrname(m, Dwarf_Addr(func))) {
+      s.mangled = name;
+      s.name = demangle(name);
+    }
+    // The function's declaration (DW_AT_decl_file/line of its subprogram,
+    // following a specification or abstract origin); else the line table
+    // at its first instruction, which after optimisation is often a later line.
+    Dwarf_Addr bias = 0;
+    if (Dwarf_Die *cu = dwfl_module_addrdie(m, Dwarf_Addr(func), &bias)) {
+      Dwarf_Die *scopes = nullptr;
+      int n = dwarf_getscopes(cu, Dwarf_Addr(func) - bias, &scopes);
+      for (int i = 0; i < n; ++i) {
+        if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram) continue;
+        int lineno = 0;
+        const char *file = dwarf_decl_file(&scopes[i]);
+        if (file && dwarf_decl_line(&scopes[i], &lineno) == 0) {
+          s.file = file;
+          s.line = lineno;
+        }
+        break;
+      }
+      std::free(scopes);
+    }
+    Dwfl_Line *line = s.file.empty() ? dwfl_module_getsrc(m, Dwarf_Addr(func)) : nullptr;
+    if (line) {
+      int lineno = 0;
+      if (const char *file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
+        s.file = file;
+        s.line = lineno;
+      }
+    }
+    if (s.file.empty()) {
+      const char *mainfile = nullptr;
+      dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, nullptr);
+      if (mainfile) s.file = mainfile;
+    }
+  }
+  pthread_mutex_unlock(&g_lock);
+  if (s.name.empty()) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%lx", static_cast<unsigned long>(func));
+    s.name = buf;
+  }
+  return s;
+}
+
+namespace {
+
+int trampoline_block(Dwfl_Module *m, void **, const char *, Dwarf_Addr, void *arg) {
+  auto add = reinterpret_cast<void (*)(uintptr_t, uintptr_t)>(arg);
+  const int n = dwfl_module_getsymtab(m);
+  std::vector<std::pair<uintptr_t, uintptr_t>> spans;
+  for (int i = 1; i < n; ++i) {
+    GElf_Sym sym;
+    GElf_Addr addr = 0;
+    const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, nullptr, nullptr, nullptr);
+    if (!name || std::strncmp(name, "__hcc_", 6) != 0 || GELF_ST_TYPE(sym.st_info) != STT_FUNC) continue;
+    spans.emplace_back(uintptr_t(addr), uintptr_t(addr + (sym.st_size ? sym.st_size : 1)));
+  }
+  // Adjacent trampolines (16-byte aligned 6-byte jumps) make one block; a
+  // user function between two hcc symbols splits it.
+  std::sort(spans.begin(), spans.end());
+  for (size_t i = 0; i < spans.size();) {
+    uintptr_t lo = spans[i].first, hi = spans[i].second;
+    for (++i; i < spans.size() && spans[i].first <= hi + 16; ++i) hi = std::max(hi, spans[i].second);
+    add(lo, hi);
+  }
+  return DWARF_CB_OK;
+}
+
+}  // namespace
+
+void for_each_trampoline_block(void (*add)(uintptr_t lo, uintptr_t hi)) {
+  pthread_mutex_lock(&g_lock);
+  if (g_dwfl || report_modules()) dwfl_getmodules(g_dwfl, trampoline_block, reinterpret_cast<void *>(add), 0);
+  pthread_mutex_unlock(&g_lock);
+}
+
+}  // namespace hcc::rt::sampling

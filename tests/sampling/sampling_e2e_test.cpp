@@ -1,0 +1,242 @@
+// HCC_SAMPLING end to end: programs whose CPU time goes to functions hcc did
+// not instrument (built plainly and linked in), run with sampling on; the
+// profile must show those functions as sampled call paths below the
+// innermost instrumented function, with samples and time that add up.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <regex>
+
+#include "e2e_support.hpp"
+
+namespace hcc::e2e {
+namespace {
+
+std::string prog(const std::string &name) { return programs_dir() + "/" + name; }
+
+// Builds the program: `parts` compiled plainly (gcc -O1 -g), `main_src`
+// through hcc, linked together. Returns the directory (exe = dir/app).
+std::string build(const std::string &name, const std::string &main_src, const std::vector<std::string> &parts,
+                  const std::string &flags = "") {
+  const std::string dir = scratch_dir("sampling-" + name);
+  std::string objs;
+  for (const std::string &p : parts) {
+    const std::string obj = dir + "/" + p + ".o";
+    RunResult r = run("gcc -O1 -g -c " + shell_quote(prog(p)) + " -o " + shell_quote(obj));
+    EXPECT_EQ(r.status, 0) << r.err;
+    objs += " " + shell_quote(obj);
+  }
+  RunResult r = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc " + flags + " -O1 -g " + shell_quote(prog(main_src)) +
+                    objs + " -o " + shell_quote(dir + "/app") + " -lpthread");
+  EXPECT_EQ(r.status, 0) << r.err;
+  return dir;
+}
+
+RunResult run_app(const std::string &dir, const std::string &env) {
+  return run("cd " + shell_quote(dir) + " && HCC_OUTPUT_DIR=" + shell_quote(dir + "/out") + " " + env + " ./app");
+}
+
+// Call paths as "main/work/spin_outer/spin_inner" → callpath ids.
+std::map<std::string, std::vector<int>> by_path(const Profile &p) {
+  std::map<std::string, std::vector<int>> m;
+  for (std::size_t c = 0; c < p.json()["callpaths"].size(); ++c) m[p.path(int(c))].push_back(int(c));
+  return m;
+}
+
+double sum(const Profile &p, const std::vector<int> &cps, const std::string &metric, const std::string &kind) {
+  double v = 0;
+  for (int c : cps)
+    for (std::size_t l = 0; l < p.locations(); ++l) v += p.value(c, metric, kind, int(l));
+  return v;
+}
+
+std::string kind_of(const Profile &p, int callpath) {
+  const int region = p.json()["callpaths"][callpath]["region"].get<int>();
+  return p.json()["regions"][region]["kind"].get<std::string>();
+}
+
+double reported(const std::string &err, const std::string &what) {
+  std::smatch m;
+  if (!std::regex_search(err, m, std::regex(what + " ([0-9.]+)"))) return -1;
+  return std::stod(m[1]);
+}
+
+// For every call path and location: time inclusive = exclusive + the
+// children's inclusive, exclusive time >= 0, and samples exclusive >= 0.
+void expect_consistent(const Profile &p) {
+  const auto &cps = p.json()["callpaths"];
+  std::map<int, std::vector<int>> kids;
+  for (std::size_t c = 0; c < cps.size(); ++c) kids[cps[c]["parent"].get<int>()].push_back(int(c));
+  for (std::size_t c = 0; c < cps.size(); ++c)
+    for (std::size_t l = 0; l < p.locations(); ++l) {
+      double t = p.value(int(c), "time", "excl", int(l));
+      EXPECT_GE(t, -1e-9) << p.path(int(c));
+      for (int k : kids[int(c)]) t += p.value(k, "time", "incl", int(l));
+      EXPECT_NEAR(t, p.value(int(c), "time", "incl", int(l)), 1e-9 + 1e-9 * std::fabs(t)) << p.path(int(c));
+    }
+}
+
+class Hybrid : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::string(build("hybrid", "hybrid.c", {"spin.c", "nocfi.S"}));
+    plain_ = new RunResult(run("cd " + shell_quote(*dir_) + " && HCC_SAMPLING=off HCC_VERBOSE=0 ./app"));
+    run_ = new RunResult(run_app(*dir_, "HCC_SAMPLING=1000"));
+    if (run_->status == 0) prof_ = new Profile(Profile::load(*dir_ + "/out"));
+  }
+  static std::string *dir_;
+  static RunResult *plain_, *run_;
+  static Profile *prof_;
+};
+std::string *Hybrid::dir_;
+RunResult *Hybrid::plain_, *Hybrid::run_;
+Profile *Hybrid::prof_;
+
+TEST_F(Hybrid, ProgramOutputIsUnchangedBySampling) {
+  ASSERT_EQ(run_->status, 0) << run_->err;
+  EXPECT_EQ(plain_->out, run_->out);
+  EXPECT_EQ(run_->out, "work ok\nbusy ok\n");
+}
+
+TEST_F(Hybrid, UninstrumentedFunctionsHangBelowTheInnermostInstrumentedOne) {
+  ASSERT_TRUE(prof_);
+  auto paths = by_path(*prof_);
+  ASSERT_TRUE(paths.count("main/work/spin_outer/spin_inner")) << ::testing::PrintToString(prof_->paths());
+  ASSERT_TRUE(paths.count("main/work/spin_direct"));
+  const int inner = paths["main/work/spin_outer/spin_inner"][0];
+  EXPECT_EQ(kind_of(*prof_, inner), "sampled");
+  EXPECT_EQ(kind_of(*prof_, paths["main/work"][0]), "function");
+  // Sampled frames never appear above an instrumented function, nor hcc's own.
+  for (const std::string &p : prof_->paths()) {
+    EXPECT_EQ(p.find("__libc_start"), std::string::npos) << p;
+    EXPECT_EQ(p.find("hcc_enter"), std::string::npos) << p;
+  }
+  EXPECT_FALSE(paths.count("main/work/spin_outer/spin_inner/spin_outer"));
+  // Names come with file and line from DWARF.
+  const int region = prof_->json()["callpaths"][inner]["region"].get<int>();
+  const auto &r = prof_->json()["regions"][region];
+  EXPECT_NE(r["file"].get<std::string>().find("spin.c"), std::string::npos) << r.dump();
+  EXPECT_EQ(r["line"].get<int>(), 8) << r.dump();  // spin.c: "double spin_inner(long n) {"
+}
+
+TEST_F(Hybrid, SamplesAreCountedWhereTheyLand) {
+  ASSERT_TRUE(prof_);
+  auto paths = by_path(*prof_);
+  // Each part burns 0.1 s of CPU or more; the kernel checks CPU timers at
+  // its tick, so 1000 Hz gives at least 100-250 samples per CPU second.
+  EXPECT_GT(sum(*prof_, paths["main/work/spin_outer/spin_inner"], "samples", "excl"), 15);
+  EXPECT_GT(sum(*prof_, paths["main/work/spin_direct"], "samples", "excl"), 8);
+  // busy() is instrumented and calls nothing: its samples are its own.
+  EXPECT_GT(sum(*prof_, paths["main/busy"], "samples", "excl"), 15);
+  for (const auto &[p, ids] : paths)
+    if (p.rfind("main/busy/", 0) == 0) ADD_FAILURE() << "sampled frame above busy(): " << p;
+}
+
+TEST_F(Hybrid, FailedUnwindsAreCountedInAVisibleRegion) {
+  ASSERT_TRUE(prof_);
+  auto paths = by_path(*prof_);
+  // spin_nocfi has no unwind information: its samples go to <unwind failed>
+  // below the instrumented function that called it, none are dropped.
+  // (Profile::path() shortens "<unwind failed>" to its last word.)
+  ASSERT_TRUE(paths.count("main/work/failed>")) << ::testing::PrintToString(prof_->paths());
+  const int failed = paths["main/work/failed>"][0];
+  EXPECT_EQ(prof_->region_name(failed), "<unwind failed>");
+  EXPECT_GT(sum(*prof_, paths["main/work/failed>"], "samples", "excl"), 15);
+  // and the failure is counted in the run's attribute too.
+  RunResult attrs = run("tar -xOf " + shell_quote(*dir_ + "/out/profile.cubex") + " anchor.xml");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(attrs.out, m, std::regex("([0-9]+) failed unwinds")));
+  EXPECT_EQ(std::stod(m[1]), sum(*prof_, paths["main/work/failed>"], "samples", "excl"));
+  // Nothing was named after the function without unwind information.
+  EXPECT_FALSE(paths.count("main/work/spin_nocfi"));
+}
+
+TEST_F(Hybrid, SampledTimeMatchesTheTimeTheProgramMeasured) {
+  ASSERT_TRUE(prof_);
+  auto paths = by_path(*prof_);
+  const double outer = reported(run_->err, "spin_outer"), direct = reported(run_->err, "spin_direct");
+  ASSERT_GT(outer, 0) << run_->err;
+  ASSERT_GT(direct, 0) << run_->err;
+  const double t_outer = sum(*prof_, paths["main/work/spin_outer"], "time", "incl");
+  const double t_direct = sum(*prof_, paths["main/work/spin_direct"], "time", "incl");
+  // Statistical: tens of samples each (fewer on a loaded machine, whose
+  // wall time is then spread over them in proportion); 30% is several
+  // standard errors.
+  EXPECT_NEAR(t_outer, outer, 0.3 * outer) << run_->err;
+  EXPECT_NEAR(t_direct, direct, 0.35 * direct) << run_->err;
+}
+
+TEST_F(Hybrid, MeasuredAndSampledTimeAddUpToTheThreadsTime) {
+  ASSERT_TRUE(prof_);
+  expect_consistent(*prof_);
+  auto paths = by_path(*prof_);
+  double all_excl = 0;
+  for (std::size_t c = 0; c < prof_->json()["callpaths"].size(); ++c) all_excl += prof_->value(int(c), "time", "excl", 0);
+  const double main_incl = sum(*prof_, paths["main"], "time", "incl");
+  EXPECT_NEAR(all_excl, main_incl, 1e-6 * main_incl);
+  const double work = reported(run_->err, "work"), busy = reported(run_->err, "busy");
+  EXPECT_NEAR(main_incl, work + busy, 0.05 * (work + busy));
+  // work's own code is tiny: almost all its time went to sampled children.
+  const double work_excl = sum(*prof_, paths["main/work"], "time", "excl");
+  EXPECT_LT(work_excl, 0.1 * sum(*prof_, paths["main/work"], "time", "incl"));
+}
+
+TEST(Sampling, SamplesInsideTheRuntimeAreCountedOnTheCallPath) {
+  const std::string dir = build("tiny", "tiny_calls.c", {}, "--hcc-functions=all");
+  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  RunResult attrs = run("tar -xOf " + shell_quote(dir + "/out/profile.cubex") + " anchor.xml");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(attrs.out, m, std::regex("([0-9]+) taken, ([0-9]+) inside hcc")));
+  const long taken = std::stol(m[1]), inside = std::stol(m[2]);
+  EXPECT_GT(inside, 0) << "no sample landed in hcc_enter/hcc_exit";
+  Profile p = Profile::load(dir + "/out");
+  auto paths = by_path(p);
+  double samples = 0;
+  for (std::size_t c = 0; c < p.json()["callpaths"].size(); ++c) samples += sum(p, {int(c)}, "samples", "excl");
+  // Every sample is somewhere (those inside the runtime, on the next path).
+  EXPECT_EQ(long(samples), taken);
+  EXPECT_GT(sum(p, paths["main/loop"], "samples", "excl") + sum(p, paths["main/loop/tiny"], "samples", "excl"), 0.5 * taken);
+  for (const std::string &path : p.paths()) EXPECT_EQ(path.find("hcc_"), std::string::npos) << path;
+  expect_consistent(p);
+}
+
+TEST(Sampling, ThreadsAndOpenMPWorkersAreSampled) {
+  const std::string dir = build("threads", "threads.c", {"spin.c"}, "--hcc-openmp=on -fopenmp");
+  RunResult r = run_app(dir, "OMP_NUM_THREADS=2 HCC_SAMPLING=1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "done\n");
+  Profile p = Profile::load(dir + "/out");
+  ASSERT_GE(p.locations(), 4u);  // main, two pthreads, one OpenMP worker
+  auto paths = by_path(p);
+  // Each pthread: worker/spin_outer/spin_inner; each team member: below the parallel region.
+  int pthreads_sampled = 0, team_sampled = 0;
+  for (std::size_t l = 0; l < p.locations(); ++l) {
+    double in_worker = 0, in_team = 0;
+    for (const auto &[path, ids] : paths)
+      for (int c : ids) {
+        const double s = p.value(c, "samples", "excl", int(l));
+        if (path.find("worker/spin_outer/spin_inner") != std::string::npos) in_worker += s;
+        if (path.rfind("main/team/", 0) == 0 && path.find("spin_outer/spin_inner") != std::string::npos) in_team += s;
+      }
+    if (in_worker > 10) ++pthreads_sampled;
+    if (in_team > 10) ++team_sampled;
+  }
+  EXPECT_EQ(pthreads_sampled, 2) << ::testing::PrintToString(p.paths());
+  EXPECT_EQ(team_sampled, 2) << ::testing::PrintToString(p.paths());
+  expect_consistent(p);
+}
+
+TEST(Sampling, BadSettingIsReportedAndSamplingStaysOff) {
+  const std::string dir = build("bad", "tiny_calls.c", {});
+  RunResult r = run_app(dir, "HCC_SAMPLING=fast");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("HCC_SAMPLING='fast' is not off, on or a rate in Hz"), std::string::npos) << r.err;
+  Profile p = Profile::load(dir + "/out");
+  for (const auto &m : p.json()["metrics"]) EXPECT_NE(m["name"].get<std::string>(), "samples");
+}
+
+}  // namespace
+}  // namespace hcc::e2e

@@ -1,0 +1,122 @@
+// HCC_SAMPLING with MPI and no function measured: the call paths of the
+// CPU time come from sampling alone, MPI time from the wrappers, and the
+// two make up each rank's time.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+
+#include "e2e_support.hpp"
+
+namespace hcc::e2e {
+namespace {
+
+std::string mpirun(int np) {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " + shell_quote(HCC_MPIRUN) +
+         " --oversubscribe -np " + std::to_string(np) + " ";
+}
+
+// Builds mpi_compute.c through hcc with spin.c plain, runs it on 2 ranks
+// with no function measured (HCC_EXCLUDE='*') and sampling on.
+struct MpiRun {
+  RunResult r;
+  std::string dir;
+};
+MpiRun build_and_run(const std::string &name, const std::string &env) {
+  MpiRun out;
+  const std::string dir = out.dir = scratch_dir(name);
+  const std::string progs = programs_dir();
+  RunResult c = run("gcc -O1 -g -c " + shell_quote(progs + "/spin.c") + " -o " + shell_quote(dir + "/spin.o"));
+  EXPECT_EQ(c.status, 0) << c.err;
+  RunResult b = run(shell_quote(hcc_bin()) + " " + shell_quote(HCC_MPICC) + " -O1 -g " +
+                    shell_quote(progs + "/mpi_compute.c") + " " + shell_quote(dir + "/spin.o") + " -o " +
+                    shell_quote(dir + "/app"));
+  EXPECT_EQ(b.status, 0) << b.err;
+  out.r = run("cd " + shell_quote(dir) + " && HCC_EXCLUDE='*' HCC_SAMPLING=1000 " + env + " HCC_OUTPUT_DIR=" +
+              shell_quote(dir + "/out") + " " + mpirun(2) + "./app");
+  return out;
+}
+
+double total(const Profile &p, const std::vector<int> &cps, int l) {
+  double v = 0;
+  for (int c : cps) v += p.value(c, "time", "incl", l);
+  return v;
+}
+
+std::map<std::string, std::vector<int>> by_path(const Profile &p) {
+  std::map<std::string, std::vector<int>> paths;
+  for (std::size_t cp = 0; cp < p.json()["callpaths"].size(); ++cp) paths[p.path(int(cp))].push_back(int(cp));
+  return paths;
+}
+
+TEST(SamplingMpi, CpuTimeOutsideMpiIsFoundByUnwindingAndMpiTimeIsMeasured) {
+  const MpiRun run_ = build_and_run("sampling-mpi", "HCC_MPI_UNWIND=off");
+  const RunResult &r = run_.r;
+  const std::string &dir = run_.dir;
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "sum ok\n");
+  Profile p = Profile::load(dir + "/out");
+  ASSERT_EQ(p.locations(), 2u);
+  auto paths = by_path(p);
+  ASSERT_TRUE(paths.count("main/spin_outer/spin_inner")) << ::testing::PrintToString(p.paths());
+  ASSERT_TRUE(paths.count("MPI_Allreduce")) << ::testing::PrintToString(p.paths());
+  for (int l = 0; l < 2; ++l) {
+    const int rank = p.json()["locations"][l]["rank"].get<int>();
+    double samples = 0, roots = 0;
+    for (int cp : paths["main/spin_outer/spin_inner"]) samples += p.value(cp, "samples", "excl", l);
+    EXPECT_GT(samples, 10) << "rank " << rank;
+    EXPECT_EQ(p.value(paths["MPI_Allreduce"][0], "visits", "excl", l), 4);
+    for (std::size_t cp = 0; cp < p.json()["callpaths"].size(); ++cp)
+      if (p.json()["callpaths"][cp]["parent"].get<int>() < 0) roots += p.value(int(cp), "time", "incl", l);
+    // Measured MPI calls + sampled paths = the rank's time (from its first
+    // event, MPI_Init, to the profile's build in MPI_Finalize); without
+    // MPI_Init and MPI_Finalize, what the program measured itself.
+    std::smatch m;
+    const std::string err = r.err;
+    ASSERT_TRUE(std::regex_search(err, m, std::regex("rank " + std::to_string(rank) + " seconds ([0-9.]+)")));
+    const double seconds = std::stod(m[1]);
+    ASSERT_TRUE(paths.count("MPI_Init"));
+    ASSERT_TRUE(paths.count("MPI_Finalize"));
+    const double after_init = roots - p.value(paths["MPI_Init"][0], "time", "incl", l) -
+                              p.value(paths["MPI_Finalize"][0], "time", "incl", l);
+    EXPECT_GT(after_init, seconds) << "rank " << rank;
+    EXPECT_LT(after_init, seconds * 1.1 + 0.1) << "rank " << rank;
+    // Most of it is the sampled computation, not MPI (rank 1 computes twice as long).
+    double sampled = 0;
+    for (int cp : paths["main"]) sampled += p.value(cp, "time", "incl", l);
+    EXPECT_GT(sampled, 0.3 * after_init) << "rank " << rank;
+  }
+}
+
+TEST(SamplingMpi, EachMpiCallFindsItsCallPathByUnwindingFromTheWrapper) {
+  const MpiRun on = build_and_run("sampling-mpi-unwind", "");
+  ASSERT_EQ(on.r.status, 0) << on.r.err;
+  EXPECT_EQ(on.r.out, "sum ok\n");
+  Profile p = Profile::load(on.dir + "/out");
+  auto paths = by_path(p);
+  // main is not instrumented (HCC_EXCLUDE='*'): the wrappers found it.
+  ASSERT_TRUE(paths.count("main/MPI_Allreduce")) << ::testing::PrintToString(p.paths());
+  ASSERT_TRUE(paths.count("main/MPI_Barrier"));
+  EXPECT_FALSE(paths.count("MPI_Allreduce"));
+  ASSERT_TRUE(paths.count("main/spin_outer/spin_inner"));
+  for (int l = 0; l < 2; ++l) {
+    EXPECT_EQ(p.value(paths["main/MPI_Allreduce"][0], "visits", "excl", l), 4);
+    // The pushed frame has no visits of its own; main is one call path for
+    // the samples and the MPI calls below it.
+    EXPECT_EQ(p.value(paths["main"][0], "visits", "excl", l), 0);
+    EXPECT_EQ(paths["main"].size(), 1u);
+    EXPECT_GT(total(p, paths["main/MPI_Allreduce"], l), 0);
+  }
+  // A group left out of unwinding is still measured, at the root.
+  const MpiRun ex = build_and_run("sampling-mpi-exclude", "HCC_MPI_UNWIND=exclude:MPI_Allreduce");
+  ASSERT_EQ(ex.r.status, 0) << ex.r.err;
+  Profile q = Profile::load(ex.dir + "/out");
+  auto qpaths = by_path(q);
+  ASSERT_TRUE(qpaths.count("MPI_Allreduce")) << ::testing::PrintToString(q.paths());
+  EXPECT_FALSE(qpaths.count("main/MPI_Allreduce"));
+  EXPECT_TRUE(qpaths.count("main/MPI_Barrier"));
+  for (int l = 0; l < 2; ++l) EXPECT_EQ(q.value(qpaths["MPI_Allreduce"][0], "visits", "excl", l), 4);
+}
+
+}  // namespace
+}  // namespace hcc::e2e
