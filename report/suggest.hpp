@@ -24,6 +24,15 @@ std::string parse_suggest_rule(const std::string &text, SuggestRule &rule);
 // Per-pair cost used when the profile has no hcc.pair_cost_ns attribute.
 constexpr double kDefaultPairCostNs = 20.0;
 
+// A region whose own work per visit (exclusive time per visit less the part
+// of a pair measured inside it, hcc.pair_inside_ns) is above kWorkRatio times
+// the pair cost is the program's work: never suggested, whatever the rule.
+constexpr double kWorkRatio = 1.0;
+// Share of a removed region's own work per visit counted as saved besides the
+// pair: a function small enough to be suggested is inlined once its guard is
+// gone, and its call, spills and the caller's lost optimisations go with it.
+constexpr double kInlinedShare = 1.0;
+
 enum class FilterSyntax { Hcc, Tau, ScoreP };
 
 // The filter file text; its leading comment lines explain the choice (each

@@ -24,7 +24,7 @@ namespace fs = llvm::sys::fs;
 
 namespace {
 
-constexpr char kMagic[] = "hcc-instrument-cache-1";
+constexpr char kMagic[] = "hcc-instrument-cache-2";
 
 class Writer {
  public:

@@ -157,6 +157,14 @@ void calibrate_pair_cost() {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", best);
   set_profile_attr("hcc.pair_cost_ns", buf);
+  // The part of a pair that lands between the region's own two timestamps,
+  // i.e. what an empty function's exclusive time per visit shows: hcc-report
+  // takes it off a region's exclusive time to see the region's own work.
+  const Node *n = ts->stack[1].node;
+  if (n && n->visits > 0) {
+    std::snprintf(buf, sizeof buf, "%.2f", double(n->incl) * clock_seconds_per_tick() * 1e9 / double(n->visits));
+    set_profile_attr("hcc.pair_inside_ns", buf);
+  }
 }
 
 void selection_before_build() {
