@@ -145,11 +145,21 @@ bool SizeRule::userCode(SourceLocation loc) const {
 }
 
 std::string SizeRule::callKeeps(const FunctionDecl *callee) {
-  // The standard library, libc, builtins: one operation (not parsed, and a
-  // single call instruction to XRay too).
-  if (!userCode(callee->getLocation()) || callee->getBuiltinID() != 0) return "";
-  if (callee->isImplicit() || callee->isDefaulted()) return "";
+  if (callee->getBuiltinID() != 0 || callee->isImplicit() || callee->isDefaulted()) return "";
   const std::string name = callee->getQualifiedNameAsString();
+  if (!userCode(callee->getLocation())) {
+    // The standard library's inline functions and templates (vector's
+    // operator[], std::min …): one operation, their bodies are not parsed.
+    // A compiled library function (qsort, fopen, dgemm_)
+    // has a cost we cannot see: worth measuring.
+    if (callee->isInlined() || callee->isConstexpr() || callee->isTemplateInstantiation() ||
+        callee->isDependentContext() || callee->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
+      return "";
+    if (const auto *md = dyn_cast<CXXMethodDecl>(callee);
+        md && md->getParent()->getTemplateSpecializationKind() != TSK_Undeclared)
+      return "";  // a member of a class template instance (defined inline, or extern template)
+    return "calls '" + name + "', compiled in a library";
+  }
   const FunctionDecl *def = definitionOf(callee);
   if (in_progress_.count(def)) return "recursive (calls '" + name + "')";
   if (!def->doesThisDeclarationHaveABody() || !def->getBody())

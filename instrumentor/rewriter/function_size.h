@@ -14,8 +14,10 @@
 //     `#pragma pomp inst`);
 //   - it calls a function worth measuring: itself (recursion, also mutual),
 //     a user function this rule keeps, a user function whose body is not in
-//     this translation unit (its size is unknown), or through a function
-//     pointer;
+//     this translation unit (its size is unknown), a library function that
+//     is compiled in the library (not inline, not a template, not a
+//     builtin: qsort, fopen, dgemm_), or through a
+//     function pointer;
 //   - its size is at least the minimum (kAutoMinSize, --min-size=N).
 // Size = statements + operations. Statements: each statement of a block
 // (declarations included) and each unbraced if/else branch. Operations:
@@ -24,9 +26,11 @@
 // throw, and a lambda expression (1; its body is a function of its own).
 // Names, literals, member accesses and casts cost nothing. A constructor's
 // member initialisers count as part of its body.
-// Calls into system headers (std::vector::operator[], std::sqrt, printf …)
-// count as one operation each: their bodies are not parsed, and XRay would
-// see one call instruction too. Inside templates a call whose target depends
+// Calls of the system headers' inline functions and templates
+// (std::vector::operator[], std::min, std::sort) and of builtins (sqrt,
+// memcpy, printf, malloc: Clang knows these library functions) count as one
+// operation each: their bodies are not parsed, and XRay would see one call
+// instruction too. So a one-line wrapper of std::sort is left out. Inside templates a call whose target depends
 // on a template parameter counts as an operation (the target is unknown
 // until instantiation) unless a candidate by that name is kept.
 #ifndef HCC_REWRITER_FUNCTION_SIZE_H

@@ -4,6 +4,7 @@
 #include "env.hpp"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include <cinttypes>
 #include <cstdio>
@@ -127,6 +128,16 @@ void calibrate_pair_cost() {
   static bool done = false;
   if (done || !g_fast_events) return;  // the general paths call services: not on a scratch state
   done = true;
+  // The process's CPU time so far (before the calibration's own): measured
+  // times are wall-clock, and on a busy machine a region's time includes the
+  // time its thread waited for a CPU; hcc-report scales by CPU / measured.
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) == 0) {
+    char cpu[32];
+    std::snprintf(cpu, sizeof cpu, "%.6f",
+                  double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec));
+    set_profile_attr("hcc.process_cpu_s", cpu);
+  }
   ThreadState *saved = t_state;
   // Kept for the rest of the process, like every thread's state (arenas are
   // never freed); held in a static so it stays reachable, not leaked.

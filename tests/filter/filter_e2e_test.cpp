@@ -28,7 +28,9 @@ std::string prog(const std::string &f) { return kPrograms + "/" + f; }
 std::string build(const std::string &dir, const std::string &name, const std::string &src,
                   const std::string &opts = "") {
   std::string exe = dir + "/" + name;
-  RunResult r = run(shell_quote(hcc_bin()) + " " + opts + " -O1 -I" + shell_quote(kInclude) + " " +
+  // Trees of small functions compared exactly: every function instrumented
+  // (the filters' own effect, not --hcc-functions=auto's).
+  RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all " + opts + " -O1 -I" + shell_quote(kInclude) + " " +
                     shell_quote(src) + " -o " + shell_quote(exe));
   EXPECT_EQ(r.status, 0) << r.err;
   return exe;

@@ -31,10 +31,10 @@ Outcome instrument(const std::string &code, rewriter::FunctionPolicy policy = re
   Outcome o;
   o.result = rewriter::instrumentCode(code, "/hcc-test/t.cpp", args, options);
   EXPECT_TRUE(o.result.ok);
-  static const std::regex desc(R"(static hcc_region_desc __hcc_rd[0-9]+ = \{"([^"]*)")");
+  static const std::regex desc(R"re(static hcc_region_desc __hcc_rd[0-9]+ = \{"([^"]*)")re");
   for (std::sregex_iterator it(o.result.output.begin(), o.result.output.end(), desc), end; it != end; ++it)
     o.guarded.insert((*it)[1]);
-  static const std::regex msg(R"(leaving '([^']*)' alone: (too small for --hcc-functions=auto|--hcc-functions=none))");
+  static const std::regex msg(R"re(leaving '([^']*)' alone: (too small for --hcc-functions=auto|--hcc-functions=none))re");
   for (const std::string &m : o.result.messages) {
     std::smatch s;
     if (std::regex_search(m, s, msg)) o.left_out.insert(s[1]);
