@@ -173,7 +173,7 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
     out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
            " " + fmt("%-11.4f", c.overhead_s) + " " + p.regions[size_t(c.region)].name + "\n";
   if (!work.empty()) {
-    out += "# kept, their own work per visit is above the cost of measuring them (they are the work):\n";
+    out += "# kept, their own work per visit is above " + fmt("%g", kWorkRatio) + " x the pair cost (they are the work):\n";
     for (const Candidate &c : work)
       out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
              fmt("%-10.1f", c.own_ns) + " -           " + p.regions[size_t(c.region)].name + "\n";

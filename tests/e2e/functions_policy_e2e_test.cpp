@@ -70,7 +70,7 @@ TEST_P(Functions, AllMeasuresEveryFunction) {
 }
 
 TEST_P(Functions, AFilterIncludeWinsOverTheSizeRule) {
-  const std::string dir = scratch_dir("functions-filter-" + GetParam().name);
+  const std::string dir = scratch_dir("functions-keep-filt-" + GetParam().name);
   ASSERT_EQ(run("printf 'include answer\\ninclude Field::at\\n' > " + shell_quote(dir + "/keep.filt")).status, 0);
   Built b = build(GetParam(), "filter", "--hcc-filter=" + shell_quote(dir + "/keep.filt"));
   Profile p = Profile::load(b.dir + "/prof");

@@ -141,6 +141,30 @@ TEST(MpiE2E, RingTwoRanksThroughMpicc) { check_ring(2, "hcc"); }
 TEST(MpiE2E, RingFourRanksThroughMpicc) { check_ring(4, "hcc"); }
 TEST(MpiE2E, RingTwoRanksPlainCompilerWithLmpi) { check_ring(2, "lmpi"); }
 
+// --hcc-functions=none: no function of the program is a region, the MPI
+// calls still are (the wrappers are linked whatever the instrumentor did),
+// with exact bytes, now at the root of the tree.
+TEST(MpiE2E, FunctionsNoneKeepsTheMpiCalls) {
+  const std::string dir = scratch_dir("ring-functions-none");
+  const std::string exe = dir + "/none.exe";
+  RunResult c = run(shell_quote(hcc_bin()) + " --hcc-functions=none " + shell_quote(HCC_MPICC) + " -O1 " +
+                    shell_quote(programs_dir() + "/ring.c") + " -o " + shell_quote(exe) + " -lpthread");
+  ASSERT_EQ(c.status, 0) << c.err;
+  const std::string out = dir + "/out";
+  RunResult r = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Profile p = Profile::load(out);
+  for (int rank = 0; rank < 2; ++rank) {
+    const int l = loc_of(p, rank);
+    ASSERT_GE(l, 0);
+    EXPECT_EQ(at(p, "MPI_Send", "bytes_sent", l), 4000);
+    EXPECT_EQ(at(p, "MPI_Allreduce", "bytes_sent", l), 128);
+    EXPECT_EQ(at(p, "MPI_Init_thread", "visits", l), 1);
+  }
+  for (const char *function : {"main", "ring_blocking", "collectives", "only_rank_one", "worker"})
+    EXPECT_EQ(p.total_visits(function), 0) << function;
+}
+
 TEST(MpiE2E, GroupsSwitchOff) {
   const std::string dir = scratch_dir("groups");
   const std::string exe = build(dir, "ring.c", "hcc");
