@@ -462,6 +462,8 @@ struct RuleSet {
   virtual ~RuleSet() = default;
   virtual bool excludes_file(std::string_view file) const = 0;
   virtual bool excludes(const Subject &s) const = 0;
+  // An include rule (not a file rule, not the default) decides for `s`.
+  virtual bool names(const Subject &s) const = 0;
 };
 
 // TAU and the plain options: exclusion wins; a non-empty include list admits
@@ -478,6 +480,7 @@ struct ListRules : RuleSet {
     if (any_match(excl, s)) return true;
     return has_incl && !any_match(incl, s);
   }
+  bool names(const Subject &s) const override { return any_match(incl, s); }
 };
 
 // Score-P and hcc's own format: everything starts included, rules apply in
@@ -501,6 +504,12 @@ struct OrderedRules : RuleSet {
     for (const Rule &r : name_rules)
       if (any_match(r.patterns, s)) included = r.include;
     return !included;
+  }
+  bool names(const Subject &s) const override {
+    bool named = false;
+    for (const Rule &r : name_rules)
+      if (any_match(r.patterns, s)) named = r.include;
+    return named;
   }
 };
 
@@ -847,6 +856,14 @@ bool Filter::excludes(const Region &r) const {
   Subject s(r);
   for (const auto &set : impl_->sets)
     if (set->excludes(s)) return true;
+  return false;
+}
+
+bool Filter::includes_by_name(const Region &r) const {
+  if (impl_->sets.empty() || excludes(r)) return false;
+  Subject s(r);
+  for (const auto &set : impl_->sets)
+    if (set->names(s)) return true;
   return false;
 }
 

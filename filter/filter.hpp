@@ -85,6 +85,13 @@ class Filter {
   // True when the region must not be instrumented / recorded. Every rule set
   // added must let the region through (they compose by intersection).
   bool excludes(const Region &r) const;
+  // True when the region is not excluded and some routine include rule
+  // matches it by name: a TAU BEGIN_INCLUDE_LIST line, a Score-P or hcc
+  // `INCLUDE`/`include` that is the last rule matching it, or an
+  // --hcc-include pattern. File rules do not count. Used by hcc-instrument
+  // --functions=auto: a function the user names is instrumented whatever
+  // its size.
+  bool includes_by_name(const Region &r) const;
   // True when the whole file is excluded (no function of it stays).
   bool excludes_file(std::string_view file) const;
   // TAU BEGIN_INSTRUMENT_SECTION `loops` requests whose file and routine match.

@@ -49,12 +49,19 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
       opts.headers = a == "--hcc-headers=on";
     } else if (a.rfind("--hcc-headers", 0) == 0) {
       if (!error) error = "option '" + arg + "' takes on or off: --hcc-headers=on|off";
-    } else if (a == "--hcc-functions=all") {
-      // Which functions get a guard: every one (the filters aside). The
-      // only policy so far; a size policy will sit beside it.
-      opts.instrument_args.push_back("--functions=all");
+    } else if (a == "--hcc-functions=auto" || a == "--hcc-functions=all" || a == "--hcc-functions=none") {
+      // Which functions get a guard: auto (the default: not those too small
+      // to be worth an enter/exit), all, or none (OpenMP, MPI and user
+      // regions only); the filters apply on top.
+      opts.instrument_args.push_back("--" + std::string(a.substr(6)));
     } else if (a.rfind("--hcc-functions", 0) == 0) {
-      if (!error) error = "option '" + arg + "': the supported value is --hcc-functions=all";
+      if (!error) error = "option '" + arg + "' takes auto, all or none: --hcc-functions=auto|all|none";
+    } else if (a.rfind("--hcc-min-size=", 0) == 0 && a.size() > 15 &&
+               a.find_first_not_of("0123456789", 15) == std::string_view::npos && a.size() <= 22) {
+      // --hcc-functions=auto's minimum size (statements + operations).
+      opts.instrument_args.push_back("--" + std::string(a.substr(6)));
+    } else if (a.rfind("--hcc-min-size", 0) == 0) {
+      if (!error) error = "option '" + arg + "' takes a number: --hcc-min-size=N (statements + operations; default 40)";
     } else if (a.rfind("--hcc-openmp", 0) == 0) {
       if (!error) error = "option '" + arg + "' takes on or off: --hcc-openmp=on|off";
     } else if (a == "--hcc-filter" || a == "--hcc-include" || a == "--hcc-exclude") {
@@ -65,7 +72,7 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
     } else if (!error) {
       error = "unknown option '" + arg +
               "' (known: --hcc-compiler=CMD, --hcc-filter=FILE, --hcc-include=PATTERN, "
-              "--hcc-exclude=PATTERN, --hcc-openmp=on|off, --hcc-headers=on|off, --hcc-functions=all, "
+              "--hcc-exclude=PATTERN, --hcc-openmp=on|off, --hcc-headers=on|off, --hcc-functions=auto|all|none, --hcc-min-size=N, "
               "--hcc-off, --hcc-keep, --hcc-verbose, "
               "--hcc-version, --hcc-show-config)";
     }

@@ -22,7 +22,7 @@ struct HccOptions {
   // Selective instrumentation, passed on to hcc-instrument in order:
   // --hcc-filter=FILE -> --filter=FILE, --hcc-include=P -> --include=P,
   // --hcc-exclude=P -> --exclude=P; also --hcc-openmp=X -> --openmp=X and
-  // --hcc-functions=all -> --functions=all.
+  // --hcc-functions=auto|all|none -> --functions=…, --hcc-min-size=N -> --min-size=N.
   std::vector<std::string> instrument_args;
 };
 

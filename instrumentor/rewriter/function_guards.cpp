@@ -1,5 +1,6 @@
 #include "function_guards.h"
 
+#include "function_size.h"
 #include "naming.h"
 
 #include <clang/AST/Attr.h>
@@ -45,7 +46,8 @@ class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
   explicit GuardFinder(RewriteContext &ctx)
       : ctx_(ctx),
         policy_(namingPolicy(ctx.lang)),
-        mangler_(ctx.ast.createMangleContext()) {}
+        mangler_(ctx.ast.createMangleContext()),
+        size_(ctx.ast, ctx.min_size) {}
 
   // Templates are rewritten once, in the text of the pattern; the compiler
   // stamps out one guard per instantiation from it.
@@ -148,9 +150,14 @@ class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
   void addGuard(const CompoundStmt *block, SourceLocation begin, SourceLocation end,
                 std::string name, std::string mangled, const std::string &what);
 
+  // --functions=auto|all|none: false (and says why) when `fd` gets no guard.
+  // `named`: an include rule of the filter names it (wins over auto).
+  bool policyKeeps(const FunctionDecl *fd, SourceLocation loc, const std::string &what, bool named);
+
   RewriteContext &ctx_;
   PrintingPolicy policy_;
   std::unique_ptr<MangleContext> mangler_;
+  SizeRule size_;
   unsigned constant_depth_ = 0;
   std::map<unsigned, Guard> guards_;  // by file offset of the insertion: dedupes too
   std::map<unsigned, Loop> loops_;    // by file offset of the loop's first character
@@ -232,6 +239,7 @@ bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
   const CompoundStmt *block = guardedBlock(fd->getBody());
   if (!block) return true;
 
+  bool named = false;
   if (ctx_.filter) {
     // The name the runtime will see, in a form the matcher reads: inside a
     // template the pattern's own name (template parameters, not arguments).
@@ -247,7 +255,9 @@ bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
       return true;
     }
     if (ctx_.filter->wants_loops(region)) addLoops(block);
+    named = ctx_.functions == FunctionPolicy::Auto && ctx_.filter->includes_by_name(region);
   }
+  if (!policyKeeps(fd, fd->getLocation(), shortName(fd), named)) return true;
 
   // The region spans the whole definition, template header included.
   SourceLocation begin = fd->getBeginLoc();
@@ -331,9 +341,32 @@ bool GuardFinder::VisitLambdaExpr(LambdaExpr *lambda) {
     ++ctx_.filtered;
     return true;
   }
+  bool named = ctx_.functions == FunctionPolicy::Auto && ctx_.filter &&
+               ctx_.filter->includes_by_name(filter::Region{name, "", ctx_.file_name, false});
+  if (!policyKeeps(op, lambda->getBeginLoc(), name, named)) return true;
   addGuard(block, lambda->getBeginLoc(), lambda->getEndLoc(), quoteCString(name), "",
            name);
   return true;
+}
+
+bool GuardFinder::policyKeeps(const FunctionDecl *fd, SourceLocation loc, const std::string &what,
+                              bool named) {
+  switch (ctx_.functions) {
+    case FunctionPolicy::All:
+      return true;
+    case FunctionPolicy::None:
+      ctx_.leftAlone(loc, what, "--hcc-functions=none");
+      ++ctx_.left_out;
+      return false;
+    case FunctionPolicy::Auto:
+      break;
+  }
+  if (named) return true;
+  SizeVerdict v = size_.judge(fd);
+  if (v.keep) return true;
+  ctx_.leftAlone(loc, what, "too small for --hcc-functions=auto: " + v.reason);
+  ++ctx_.left_out;
+  return false;
 }
 
 void GuardFinder::addGuard(const CompoundStmt *block, SourceLocation begin,

@@ -240,11 +240,14 @@ class InstrumentConsumer : public ASTConsumer {
   // The rewriters on one file; counts add up over files.
   void rewrite(RewriteContext &ctx) {
     ctx.filter = options_.filter && !options_.filter->empty() ? options_.filter : nullptr;
+    ctx.functions = options_.functions;
+    ctx.min_size = options_.min_size;
     result_.guards += addFunctionGuards(ctx);
     result_.setjmp_marks += addSetjmpMarks(ctx);
     result_.user_regions += addUserRegionPragmas(ctx);
     if (options_.openmp) result_.openmp_directives += addOpenMPDirectives(ctx);
     result_.filtered += ctx.filtered;
+    result_.left_out += ctx.left_out;
     result_.loops += ctx.loops;
   }
 

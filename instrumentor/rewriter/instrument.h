@@ -9,6 +9,8 @@
 #ifndef HCC_REWRITER_INSTRUMENT_H
 #define HCC_REWRITER_INSTRUMENT_H
 
+#include "function_size.h"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -47,6 +49,13 @@ struct Options {
   // Where precompiled preambles of the leading system headers are kept and
   // reused (preamble_cache.h); "" for none.
   std::string preamble_dir;
+  // Which functions get a guard (function_size.h): All here, so the
+  // rewriter's own tests show every rewrite; hcc-instrument (and so hcc)
+  // defaults to Auto. The filter applies on top; under Auto a function an
+  // include rule names explicitly is kept whatever its size.
+  FunctionPolicy functions = FunctionPolicy::All;
+  // Auto's minimum size (statements + operations), --min-size=N.
+  unsigned min_size = kAutoMinSize;
 };
 
 // A file the main file includes, as the compiler is to read it instead of
@@ -70,6 +79,7 @@ struct Result {
   unsigned guards = 0;
   unsigned setjmp_marks = 0;
   unsigned filtered = 0;      // functions left alone because the filter excludes them
+  unsigned left_out = 0;      // functions left alone by --functions=auto (too small) or none
   unsigned loops = 0;         // loop regions (TAU BEGIN_INSTRUMENT_SECTION loops)
   unsigned openmp_directives = 0;  // OpenMP directives turned into POMP2 calls
   unsigned user_regions = 0;  // #pragma hcc region / pomp inst begin|end turned into calls

@@ -24,7 +24,7 @@ namespace fs = llvm::sys::fs;
 
 namespace {
 
-constexpr char kMagic[] = "hcc-instrument-cache-1";
+constexpr char kMagic[] = "hcc-instrument-cache-2";
 
 class Writer {
  public:
@@ -150,7 +150,7 @@ std::optional<Result> ResultCache::lookup(const std::string &key) const {
   Result r;
   uint64_t n_files = 0;
   if (!in.str(r.output) || !in.num(r.guards) || !in.num(r.setjmp_marks) || !in.num(r.filtered) ||
-      !in.num(r.loops) || !in.num(r.openmp_directives) || !in.num(r.user_regions) ||
+      !in.num(r.loops) || !in.num(r.openmp_directives) || !in.num(r.user_regions) || !in.num(r.left_out) ||
       !in.strs(r.messages) || !in.num(n_files))
     return std::nullopt;
   r.files.resize(n_files);
@@ -179,7 +179,8 @@ void ResultCache::store(const std::string &key, const Result &r) const {
   out.num(deps.size());
   for (const std::string &d : deps) out.str(d);
   out.str(r.output);
-  for (unsigned v : {r.guards, r.setjmp_marks, r.filtered, r.loops, r.openmp_directives, r.user_regions})
+  for (unsigned v : {r.guards, r.setjmp_marks, r.filtered, r.loops, r.openmp_directives, r.user_regions,
+                     r.left_out})
     out.num(v);
   out.num(r.messages.size());
   for (const std::string &m : r.messages) out.str(m);

@@ -5,6 +5,7 @@
 #define HCC_REWRITER_REWRITE_CONTEXT_H
 
 #include "edits.h"
+#include "function_size.h"
 #include "unknown_directives.h"
 
 #include <clang/AST/ASTContext.h>
@@ -95,6 +96,11 @@ struct RewriteContext {
   const hcc::filter::Filter *filter = nullptr;
   unsigned filtered = 0;
   unsigned loops = 0;
+  // Which functions get a guard (--functions=auto|all|none) and auto's
+  // minimum size; left_out counts what auto or none left alone.
+  FunctionPolicy functions = FunctionPolicy::All;
+  unsigned min_size = kAutoMinSize;
+  unsigned left_out = 0;
 };
 
 }  // namespace hcc::rewriter

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,15 @@ constexpr int kBadFilter = 3;  // a --filter file or pattern is wrong: the user'
 
 const char kUsageText[] =
     "usage: hcc-instrument [--verbose] [--main-file-name=NAME] [--filter=FILE]... "
-    "[--include=PATTERN]... [--exclude=PATTERN]... [--openmp=on|off] [--functions=all] "
+    "[--include=PATTERN]... [--exclude=PATTERN]... [--openmp=on|off] [--functions=auto|all|none] [--min-size=N] "
     "[--shadow-dir=ROOT] -o OUT SOURCE -- <compiler arguments>\n";
 
 struct CommandLine {
   bool verbose = false;
   int openmp = -1;  // --openmp=on|off; -1: kOpenMPDefault
+  // --functions=auto|all|none: the tool's default is auto (function_size.h).
+  hcc::rewriter::FunctionPolicy functions = hcc::rewriter::FunctionPolicy::Auto;
+  unsigned min_size = hcc::rewriter::kAutoMinSize;  // --min-size=N
   std::string main_file_name;
   std::string shadow_dir;  // --shadow-dir: also the project's headers
   std::string out;
@@ -66,9 +70,22 @@ bool parse(int argc, char **argv, CommandLine &cl, std::string &error) {
       cl.main_file_name = a.substr(sizeof("--main-file-name=") - 1);
     } else if (a.rfind("--shadow-dir=", 0) == 0) {
       cl.shadow_dir = a.substr(sizeof("--shadow-dir=") - 1);
+    } else if (a == "--functions=auto") {
+      cl.functions = hcc::rewriter::FunctionPolicy::Auto;
     } else if (a == "--functions=all") {
-      // Every function gets a guard (the filters aside): today's only
-      // policy, named so that a size policy can come next to it.
+      cl.functions = hcc::rewriter::FunctionPolicy::All;
+    } else if (a == "--functions=none") {
+      cl.functions = hcc::rewriter::FunctionPolicy::None;
+    } else if (a.rfind("--min-size=", 0) == 0) {
+      std::string v = a.substr(sizeof("--min-size=") - 1);
+      char *end = nullptr;
+      unsigned long n = v.empty() ? 0 : std::strtoul(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || v[0] == '-' || n > 1000000) {
+        error = "--min-size takes a number of statements and operations, e.g. --min-size=" +
+                std::to_string(hcc::rewriter::kAutoMinSize) + " (got '" + v + "')";
+        return false;
+      }
+      cl.min_size = unsigned(n);
     } else if (a == "--openmp=on" || a == "--openmp=off") {
       cl.openmp = a == "--openmp=on" ? 1 : 0;
     } else if (a.rfind("--filter=", 0) == 0) {
@@ -118,7 +135,8 @@ bool cacheKeyParts(const CommandLine &cl, const hcc::rewriter::Options &options,
            std::to_string(exe.getLastModificationTime().time_since_epoch().count()),
            cwd.str().str(), abs_source.str().str(), (*source)->getBuffer().str(),
            cl.main_file_name, options.openmp ? "openmp" : "no-openmp",
-           options.headers ? "headers" : "no-headers"};
+           options.headers ? "headers" : "no-headers",
+           "functions=" + std::to_string(int(options.functions)) + ",min-size=" + std::to_string(options.min_size)};
   for (const char *env : {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH"}) {
     const char *v = getenv(env);
     parts.push_back(std::string(env) + "=" + (v ? v : ""));
@@ -190,6 +208,8 @@ int main(int argc, char **argv) {
   options.leak_ast = true;
   if (cl.openmp >= 0) options.openmp = cl.openmp == 1;
   options.headers = !cl.shadow_dir.empty();
+  options.functions = cl.functions;
+  options.min_size = cl.min_size;
   hcc::rewriter::Result result;
 
   // An unchanged file compiled again: its stored result (result_cache.h).
@@ -248,6 +268,9 @@ int main(int argc, char **argv) {
     llvm::errs() << "hcc: " << (cl.main_file_name.empty() ? cl.source : cl.main_file_name)
                  << ": " << (cached ? "(from the instrumentation cache) " : "") << result.guards
                  << " function guard(s), " << result.setjmp_marks << " setjmp mark(s)";
+    if (result.left_out)
+      llvm::errs() << ", " << result.left_out << " function(s) left out by --hcc-functions="
+                   << (cl.functions == hcc::rewriter::FunctionPolicy::None ? "none" : "auto");
     if (!filter.empty())
       llvm::errs() << ", " << result.filtered << " function(s) filtered out, " << result.loops << " loop region(s)";
     if (result.openmp_directives) llvm::errs() << ", " << result.openmp_directives << " OpenMP directive(s)";

@@ -32,7 +32,7 @@ std::string escape_glob(const std::string &s) {
 
 struct Candidate {
   int region;
-  double calls, usec_per_call, overhead_s;
+  double calls, usec_per_call, own_ns, overhead_s;
 };
 
 }  // namespace
@@ -83,7 +83,7 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
   using hcc::profile::inclusive;
   const int mv = p.metric_index("visits"), mt = p.metric_index("time");
   const size_t nloc = p.nloc(), nreg = p.regions.size();
-  std::vector<double> calls(nreg, 0), incl_time(nreg, 0);
+  std::vector<double> calls(nreg, 0), incl_time(nreg, 0), excl_time(nreg, 0), child_calls(nreg, 0);
   std::vector<double> time_incl = mt >= 0 ? inclusive(p, size_t(mt)) : std::vector<double>();
   double total = 0;
   for (size_t c = 0; c < p.cnodes.size(); ++c) {
@@ -95,47 +95,89 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
     for (size_t l = 0; l < nloc; ++l) {
       if (mv >= 0) calls[size_t(r)] += p.at(size_t(mv), c, l);
       if (mt >= 0 && !nested) incl_time[size_t(r)] += time_incl[c * nloc + l];
+      if (mt >= 0) excl_time[size_t(r)] += p.at(size_t(mt), c, l);
+      if (mv >= 0 && p.cnodes[c].parent >= 0)
+        child_calls[size_t(p.cnodes[size_t(p.cnodes[c].parent)].region)] += p.at(size_t(mv), c, l);
       if (mt >= 0 && p.cnodes[c].parent < 0) total += time_incl[c * nloc + l];
     }
   }
-  double pair_ns = kDefaultPairCostNs;
+  double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0;
   std::string pair_from = "default (no hcc.pair_cost_ns in the profile)";
-  for (const auto &kv : p.attrs)
+  for (const auto &kv : p.attrs) {
     if (kv.first == "hcc.pair_cost_ns" && std::atof(kv.second.c_str()) > 0) {
       pair_ns = std::atof(kv.second.c_str());
       pair_from = "measured at the end of the run";
     }
+    if (kv.first == "hcc.pair_inside_ns" && std::atof(kv.second.c_str()) >= 0) inside_ns = std::atof(kv.second.c_str());
+    if (kv.first == "hcc.process_cpu_s") cpu_s = std::atof(kv.second.c_str());
+  }
+  // Measured times are wall-clock: on a busy machine they include the time
+  // threads waited for a CPU, which would make every small function look
+  // like work. Scaled by the process's CPU time over the measured time when
+  // that is below 1 (it also is when threads block: then the own times come
+  // out smaller, and more regions look small).
+  const double scale = cpu_s > 0 && total > 0 && cpu_s < total ? cpu_s / total : 1.0;
+  // Profiles written before hcc.pair_inside_ns: about half a pair lies
+  // between a region's own timestamps.
+  if (inside_ns < 0) inside_ns = pair_ns / 2;
 
-  std::vector<Candidate> picks;
+  std::vector<Candidate> picks, work;
   for (size_t r = 0; r < nreg; ++r) {
     const auto &reg = p.regions[r];
     // Only what an instrumentor put there; never main (the root of everything).
     if (reg.paradigm != "compiler" && reg.paradigm != "user") continue;
     if (reg.name == "main" || calls[r] <= 0) continue;
     double usec = incl_time[r] / calls[r] * 1e6;
+    // The region's own work per visit: its exclusive time per visit less the
+    // part of the measurement that falls inside it.
+    // Each measured callee leaves the rest of its pair in the caller's time.
+    double own_ns = std::max(0.0, (excl_time[r] * scale * 1e9 - child_calls[r] * (pair_ns - inside_ns)) / calls[r] -
+                                      inside_ns);
     bool calls_ok = rule.calls_inclusive ? calls[r] >= rule.calls_above : calls[r] > rule.calls_above;
     bool usec_ok = rule.usec_inclusive ? usec <= rule.usec_below : usec < rule.usec_below;
-    if (calls_ok && usec_ok) picks.push_back({int(r), calls[r], usec, calls[r] * pair_ns * 1e-9});
+    if (!calls_ok || !usec_ok) continue;
+    // Saving per visit: the pair, and the function's own time, which an
+    // inlined accessor mostly loses too (kInlinedShare of it).
+    Candidate c{int(r), calls[r], usec, own_ns, calls[r] * (pair_ns + kInlinedShare * own_ns) * 1e-9};
+    if (own_ns > kWorkRatio * pair_ns)
+      work.push_back(c);  // the work itself: removing it would hide what the program does
+    else
+      picks.push_back(c);
   }
-  std::sort(picks.begin(), picks.end(), [](const Candidate &a, const Candidate &b) { return a.overhead_s > b.overhead_s; });
+  auto by_overhead = [](const Candidate &a, const Candidate &b) { return a.overhead_s > b.overhead_s; };
+  std::sort(picks.begin(), picks.end(), by_overhead);
+  std::sort(work.begin(), work.end(), by_overhead);
   double saved = 0;
   for (const Candidate &c : picks) saved += c.overhead_s;
-  saved = std::min(saved, total);
+  const double total_cpu = total * scale;
+  saved = std::min(saved, total_cpu);
 
   std::string out = "# Filter suggested by hcc-report --suggest-filter from " + profile_path + "\n";
   out += "# rule: calls " + std::string(rule.calls_inclusive ? ">= " : "> ") + fmt("%.0f", rule.calls_above) +
          ", usec/call " + (rule.usec_inclusive ? "<= " : "< ") +
-         (rule.usec_below > 1e299 ? std::string("any") : fmt("%g", rule.usec_below)) + "\n";
-  out += "# cost of one enter/exit pair: " + fmt("%.1f", pair_ns) + " ns, " + pair_from + "\n";
-  out += "# " + std::to_string(picks.size()) + " region(s); estimated measurement overhead " + fmt("%.4f", saved) +
-         " s of " + fmt("%.4f", total) + " s measured (summed over locations)";
-  if (total > 0 && saved < total)
-    out += ": about " + fmt("%.1f", 100.0 * saved / total) + "% less time, speed-up x" +
-           fmt("%.2f", total / (total - saved));
-  out += "\n#   calls        usec/call  overhead s  region\n";
+         (rule.usec_below > 1e299 ? std::string("any") : fmt("%g", rule.usec_below)) +
+         ", own work per visit <= " + fmt("%g", kWorkRatio) + " x the pair cost\n";
+  out += "# cost of one enter/exit pair: " + fmt("%.1f", pair_ns) + " ns, " + pair_from + "; " +
+         fmt("%.1f", inside_ns) + " ns of it inside the region\n";
+  if (scale < 1)
+    out += "# measured times scaled by " + fmt("%.3f", scale) + " (process CPU time " + fmt("%.3f", cpu_s) +
+           " s / measured " + fmt("%.3f", total) + " s: a busy machine, or threads that waited)\n";
+  out += "# " + std::to_string(picks.size()) + " region(s); estimated saving (pair + " + fmt("%g", kInlinedShare) +
+         " x own work, per visit) " + fmt("%.4f", saved) + " s of " + fmt("%.4f", total_cpu) +
+         " s measured (summed over locations)";
+  if (total_cpu > 0 && saved < total_cpu)
+    out += ": about " + fmt("%.1f", 100.0 * saved / total_cpu) + "% less time, speed-up x" +
+           fmt("%.2f", total_cpu / (total_cpu - saved));
+  out += "\n#   calls        usec/call  own ns     saving s    region\n";
   for (const Candidate &c : picks)
-    out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
-           fmt("%-11.4f", c.overhead_s) + " " + p.regions[size_t(c.region)].name + "\n";
+    out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
+           " " + fmt("%-11.4f", c.overhead_s) + " " + p.regions[size_t(c.region)].name + "\n";
+  if (!work.empty()) {
+    out += "# kept, their own work per visit is above " + fmt("%g", kWorkRatio) + " x the pair cost (they are the work):\n";
+    for (const Candidate &c : work)
+      out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
+             fmt("%-10.1f", c.own_ns) + " -           " + p.regions[size_t(c.region)].name + "\n";
+  }
 
   switch (syntax) {
     case FilterSyntax::Tau:

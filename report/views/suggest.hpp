@@ -24,6 +24,19 @@ std::string parse_suggest_rule(const std::string &text, SuggestRule &rule);
 // Per-pair cost used when the profile has no hcc.pair_cost_ns attribute.
 constexpr double kDefaultPairCostNs = 20.0;
 
+// A region whose own work per visit (exclusive time per visit, scaled to CPU
+// time, less the part of its own pair measured inside it,
+// hcc.pair_inside_ns, and the rest of its callees' pairs) is above kWorkRatio
+// times the pair cost is the program's work: never suggested, whatever the
+// rule. 0.5: a region is suggested only when measuring it costs at least
+// twice its own work (pathtracer.cpp: Ball::hit, 8 statements of
+// ray-sphere arithmetic, stays).
+constexpr double kWorkRatio = 0.5;
+// Share of a removed region's own work per visit counted as saved besides the
+// pair: a function small enough to be suggested is inlined once its guard is
+// gone, and its call, spills and the caller's lost optimisations go with it.
+constexpr double kInlinedShare = 1.0;
+
 enum class FilterSyntax { Hcc, Tau, ScoreP };
 
 // The filter file text; its leading comment lines explain the choice (each

@@ -4,6 +4,7 @@
 #include "env.hpp"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include <cinttypes>
 #include <cstdio>
@@ -127,6 +128,16 @@ void calibrate_pair_cost() {
   static bool done = false;
   if (done || !g_fast_events) return;  // the general paths call services: not on a scratch state
   done = true;
+  // The process's CPU time so far (before the calibration's own): measured
+  // times are wall-clock, and on a busy machine a region's time includes the
+  // time its thread waited for a CPU; hcc-report scales by CPU / measured.
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) == 0) {
+    char cpu[32];
+    std::snprintf(cpu, sizeof cpu, "%.6f",
+                  double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec));
+    set_profile_attr("hcc.process_cpu_s", cpu);
+  }
   ThreadState *saved = t_state;
   // Kept for the rest of the process, like every thread's state (arenas are
   // never freed); held in a static so it stays reachable, not leaked.
@@ -157,6 +168,14 @@ void calibrate_pair_cost() {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", best);
   set_profile_attr("hcc.pair_cost_ns", buf);
+  // The part of a pair that lands between the region's own two timestamps,
+  // i.e. what an empty function's exclusive time per visit shows: hcc-report
+  // takes it off a region's exclusive time to see the region's own work.
+  const Node *n = ts->stack[1].node;
+  if (n && n->visits > 0) {
+    std::snprintf(buf, sizeof buf, "%.2f", double(n->incl) * clock_seconds_per_tick() * 1e9 / double(n->visits));
+    set_profile_attr("hcc.pair_inside_ns", buf);
+  }
 }
 
 void selection_before_build() {

@@ -22,13 +22,14 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 c++ -O2 "$src" -o plain
-"$hcc" -O2 "$src" -o full
+# Fully instrumented: the default (--hcc-functions=auto) would leave the accessors out.
+"$hcc" -O2 --hcc-functions=all "$src" -o full
 
 # A first profile (a tenth of the sweeps is enough for the per-call
 # figures), and the filter suggested from it (default rule).
 HCC_VERBOSE=0 HCC_OUTPUT_DIR="$work/first" ./full "$n" "$(( sweeps / 10 + 1 ))" >/dev/null
 "$report" --suggest-filter "$work/first" -o suggested.filt
-"$hcc" -O2 --hcc-filter=suggested.filt "$src" -o filtered
+"$hcc" -O2 --hcc-functions=all --hcc-filter=suggested.filt "$src" -o filtered
 
 # Median wall time in seconds of "$@" over $runs runs (the fast variants
 # get three times as many: the machine is shared and they are short).

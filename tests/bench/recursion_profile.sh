@@ -17,7 +17,7 @@ args=${*:-96 72 16 10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 g++ -O2 "$here/pathtracer.cpp" -o "$work/plain"
-"$hcc" --hcc-compiler=g++ -O2 "$here/pathtracer.cpp" -o "$work/hcc"
+"$hcc" --hcc-compiler=g++ --hcc-functions=all -O2 "$here/pathtracer.cpp" -o "$work/hcc"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 timed() {  # prints "wall user sys maxrss_kb" of one run of "$@"
   /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$@" > /dev/null

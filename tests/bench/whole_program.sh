@@ -9,7 +9,8 @@ work=$(mktemp -d)
 command -v hyperfine >/dev/null || { echo "needs hyperfine (apt-get install hyperfine)"; exit 2; }
 for cc in gcc clang; do
   $cc -O2 "$here/tiny_calls.c" -o "$work/plain-$cc"
-  "$hcc" --hcc-compiler=$cc -O2 "$here/tiny_calls.c" -o "$work/hcc-$cc"
+  # every function: tiny() is what is measured (auto would leave it out)
+  "$hcc" --hcc-compiler=$cc --hcc-functions=all -O2 "$here/tiny_calls.c" -o "$work/hcc-$cc"
   HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_OUTPUT_DIR="$work/prof-$cc" hyperfine -N --runs 10 --warmup 1 \
     --export-json "$work/$cc.json" "$work/plain-$cc" "$work/hcc-$cc" >/dev/null
   python3 - "$work/$cc.json" "$cc" <<'PY'

@@ -40,7 +40,7 @@ Built build(const std::string &src, const std::string &flags, const std::string 
   b.inst = b.dir + "/instrumented";
   const RunResult p = run(cc + " " + flags + " " + shell_quote(src) + " -o " + b.plain);
   EXPECT_EQ(p.status, 0) << p.err;
-  const RunResult i = run(shell_quote(hcc_bin()) + " --hcc-compiler=" + cc + " " + flags + " " + shell_quote(src) +
+  const RunResult i = run(shell_quote(hcc_bin()) + " --hcc-compiler=" + cc + " --hcc-functions=all " + flags + " " + shell_quote(src) +
                           " -o " + b.inst);
   EXPECT_EQ(i.status, 0) << i.err;
   return b;

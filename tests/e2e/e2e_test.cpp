@@ -26,7 +26,8 @@ Program build(const Toolchain &tc, const std::string &src, const std::string &fl
   p.plain_exe = p.dir + "/plain";
   p.hcc_exe = p.dir + "/instrumented";
   p.plain_build = run(cc + " " + flags + " " + shell_quote(src) + " -o " + p.plain_exe);
-  p.hcc_build = run(shell_quote(hcc_bin()) + " --hcc-compiler=" + cc + " " + flags + " " + shell_quote(src) +
+  // Exact visits of small functions: every function instrumented.
+  p.hcc_build = run(shell_quote(hcc_bin()) + " --hcc-compiler=" + cc + " --hcc-functions=all " + flags + " " + shell_quote(src) +
                     " -o " + p.hcc_exe);
   return p;
 }

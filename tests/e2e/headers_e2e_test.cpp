@@ -123,7 +123,7 @@ TEST_P(Headers, StaticInlineCFunctionIsOneRegionAndIncludedSourceIsMeasured) {
   const Toolchain tc = GetParam();
   const std::string dir = project("headers_c", tc.name);
   const std::string hcc = "cd " + shell_quote(dir) + " && " + shell_quote(hcc_bin()) +
-                          " --hcc-compiler=" + tc.cc + " ";
+                          " --hcc-compiler=" + tc.cc + " --hcc-functions=all ";
   for (const char *tu : {"main", "other"}) {
     RunResult r = run(hcc + "-O2 -Iinclude -c src/" + tu + ".c -o " + tu + ".o");
     ASSERT_EQ(r.status, 0) << r.err;

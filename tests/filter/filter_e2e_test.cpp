@@ -28,7 +28,9 @@ std::string prog(const std::string &f) { return kPrograms + "/" + f; }
 std::string build(const std::string &dir, const std::string &name, const std::string &src,
                   const std::string &opts = "") {
   std::string exe = dir + "/" + name;
-  RunResult r = run(shell_quote(hcc_bin()) + " " + opts + " -O1 -I" + shell_quote(kInclude) + " " +
+  // Trees of small functions compared exactly: every function instrumented
+  // (the filters' own effect, not --hcc-functions=auto's).
+  RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all " + opts + " -O1 -I" + shell_quote(kInclude) + " " +
                     shell_quote(src) + " -o " + shell_quote(exe));
   EXPECT_EQ(r.status, 0) << r.err;
   return exe;
@@ -224,6 +226,33 @@ TEST_F(FilterTest, SuggestedFilterClosesTheLoop) {
   }
   r = run(shell_quote(report_bin()) + " --suggest-filter --rule 'calls=3' " + shell_quote(dir_ + "/out-full"));
   EXPECT_EQ(r.status, 2);
+}
+
+// The path tracer's work functions (radiance, diffuse_bounce, first_hit:
+// hundreds of ns of their own per visit) are never suggested, however often
+// they are called: the suggestion lists them as kept.
+TEST(SuggestFilter, NeverSuggestsTheWork) {
+  const std::string dir = scratch_dir("suggest-pathtracer");
+  const std::string src = samples_dir() + "/../tests/bench/pathtracer.cpp";
+  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O2 " + shell_quote(src) + " -o " +
+                    shell_quote(dir + "/pt"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  ASSERT_EQ(run("cd " + shell_quote(dir) + " && HCC_VERBOSE=0 HCC_OUTPUT_DIR=prof ./pt 48 36 4").status, 0);
+  RunResult r = run(shell_quote(report_bin()) + " --suggest-filter --rule 'calls>1000' " + shell_quote(dir + "/prof"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  int excluded = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("exclude ", 0) != 0) continue;
+    ++excluded;
+    for (const char *work : {"radiance", "diffuse_bounce", "first_hit", "main"})
+      EXPECT_EQ(line.find(work), std::string::npos) << line;
+  }
+  EXPECT_GT(excluded, 0) << r.out;  // the Vec operations are small
+  const size_t kept = r.out.find("# kept, their own work per visit is above");
+  ASSERT_NE(kept, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("::radiance(", kept), std::string::npos) << r.out;
 }
 
 // --- TAU's own forms, through hcc with GCC and with Clang underneath ------

@@ -18,11 +18,35 @@ bool exists(const std::string &path) {
   return stat(path.c_str(), &st) == 0;
 }
 
+// The tool's default is --functions=auto (function_size.h): a one-liner
+// gets no guard, a loop does; --verbose says why.
+TEST(Tool, DefaultLeavesOutSmallFunctions) {
+  TempDir dir;
+  std::string src = dir.write("app.cpp", "int sq(int x) { return x * x; }\n"
+                                         "int sum(int n) { int s = 0; for (int i = 0; i < n; ++i) s += sq(i); return s; }\n");
+  std::string out = dir.file("app.hcc.cpp");
+  Process r = run({kTool, "--verbose", "--main-file-name=app.cpp", "-o", out, src, "--"});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("hcc: app.cpp:1: leaving 'sq' alone: too small for --hcc-functions=auto: 1 statement, "
+                       "1 operation (size 2 < 40), no loop, no call worth measuring"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("1 function guard(s), 0 setjmp mark(s), 1 function(s) left out by --hcc-functions=auto"),
+            std::string::npos)
+      << r.out;
+  std::string text = readFile(out);
+  EXPECT_EQ(text.find("\"sq(int)\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"sum(int)\""), std::string::npos) << text;
+  // --min-size=1: every function with a statement is big enough.
+  ASSERT_EQ(run({kTool, "--min-size=1", "-o", out, src, "--"}).status, 0);
+  EXPECT_NE(readFile(out).find("\"sq(int)\""), std::string::npos);
+}
+
 TEST(Tool, WritesLineDirectivePlusRewrittenSource) {
   TempDir dir;
   std::string src = dir.write("app.cpp", "int sq(int x) { return x * x; }\n");
   std::string out = dir.file("app.hcc.cpp");
-  Process r = run({kTool, "--main-file-name=src/app.cpp", "-o", out, src, "--", "-O2"});
+  Process r = run({kTool, "--functions=all", "--main-file-name=src/app.cpp", "-o", out, src, "--", "-O2"});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "");  // silent without --verbose
   EXPECT_EQ(readFile(out),
@@ -44,7 +68,7 @@ TEST(Tool, ShadowDirHoldsHeaderCopiesAndMirrorsTheirDirectories) {
   std::string src = dir.write("app.cpp", "#include \"util.h\"\nint main() { return twice(0); }\n");
   const std::string root = dir.file("root");
   const std::string real = std::filesystem::canonical(dir.path()).string();
-  Process r = run({kTool, "--verbose", "--shadow-dir=" + root, "--main-file-name=app.cpp", "-o",
+  Process r = run({kTool, "--functions=all", "--verbose", "--shadow-dir=" + root, "--main-file-name=app.cpp", "-o",
                    dir.file("out.cpp"), src, "--", "-I" + dir.file("inc")});
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("hcc: instrumented header " + dir.file("inc/util.h") + ": 1 function guard(s)"),
@@ -106,7 +130,7 @@ TEST(Tool, EditedFileReusesItsPrecompiledSystemHeaders) {
   unsetenv("HCC_CACHE");
   auto instrument = [&](const std::string &body) {
     dir.write("app.cpp", head + body);
-    return run({kTool, "--verbose", "-o", dir.file("out.cpp"), src, "--", "-O2"});
+    return run({kTool, "--functions=all", "--verbose", "-o", dir.file("out.cpp"), src, "--", "-O2"});
   };
   const std::string from_pch = "system headers from a precompiled preamble";
   Process first = instrument("int f() { return 1; }\n");
@@ -118,7 +142,7 @@ TEST(Tool, EditedFileReusesItsPrecompiledSystemHeaders) {
   EXPECT_NE(third.out.find(from_pch), std::string::npos) << third.out;
   const std::string with_pch = readFile(dir.file("out.cpp"));
   setenv("HCC_CACHE", "off", 1);
-  ASSERT_EQ(run({kTool, "-o", dir.file("ref.cpp"), src, "--", "-O2"}).status, 0);
+  ASSERT_EQ(run({kTool, "--functions=all", "-o", dir.file("ref.cpp"), src, "--", "-O2"}).status, 0);
   EXPECT_EQ(with_pch, readFile(dir.file("ref.cpp")));
   EXPECT_NE(with_pch.find("\"g()\""), std::string::npos) << with_pch;
   unsetenv("HCC_CACHE");
@@ -172,7 +196,7 @@ TEST(Tool, GccOnlyOptionsDoNotStopInstrumentation) {
   TempDir dir;
   std::string src = dir.write("a.c", "int f(void) { return 1; }\n");
   std::string out = dir.file("out.c");
-  Process r = run({kTool, "-o", out, src, "--", "-O2", "-fipa-pta", "-fno-keep-inline-dllexport",
+  Process r = run({kTool, "--functions=all", "-o", out, src, "--", "-O2", "-fipa-pta", "-fno-keep-inline-dllexport",
                "-Wno-maybe-uninitialized", "-flto=auto", "-MD", "-MF", dir.file("a.d")});
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(readFile(out).find("HCC_FUNCTION_GUARD_"), std::string::npos);
@@ -206,6 +230,9 @@ TEST(Tool, UsageErrors) {
   EXPECT_EQ(run({kTool}).status, 2);
   EXPECT_EQ(run({kTool, "-o", "x.c"}).status, 2);
   EXPECT_EQ(run({kTool, "--bogus", "-o", "x", "a.c", "--"}).status, 2);
+  EXPECT_EQ(run({kTool, "--functions=some", "-o", "x", "a.c", "--"}).status, 2);
+  EXPECT_EQ(run({kTool, "--min-size=-1", "-o", "x", "a.c", "--"}).status, 2);
+  EXPECT_EQ(run({kTool, "--min-size=", "-o", "x", "a.c", "--"}).status, 2);
   EXPECT_EQ(run({kTool, "--help"}).status, 0);
 }
 

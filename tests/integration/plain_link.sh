@@ -22,13 +22,14 @@ runtime_loaded_as() {
   fi
 }
 
+# The sources' one-line functions are counted: every function instrumented.
 step "C: hcc -c, then gcc links (and gcc -shared builds a library)"
 gcc -O2 "$SRC/greet.c" -shared -fPIC -o libgreet-plain.so
 gcc -O2 "$SRC/main.c" "$SRC/calc.c" -L. -lgreet-plain -Wl,-rpath,"$PWD" -o c-plain
 ./c-plain > c.reference
-"$HCC" -O2 -c "$SRC/main.c" -o main.o
-"$HCC" -O2 -c "$SRC/calc.c" -o calc.o
-"$HCC" -O2 -fPIC -c "$SRC/greet.c" -o greet.o
+"$HCC" --hcc-functions=all -O2 -c "$SRC/main.c" -o main.o
+"$HCC" --hcc-functions=all -O2 -c "$SRC/calc.c" -o calc.o
+"$HCC" --hcc-functions=all -O2 -fPIC -c "$SRC/greet.c" -o greet.o
 gcc -shared greet.o -o libgreet.so
 gcc main.o calc.o -L. -lgreet -Wl,-rpath,"$PWD" -o c-app > link.log 2>&1 || { cat link.log; fail "gcc could not link hcc objects"; }
 if readelf -d c-app libgreet.so | grep -q 'NEEDED.*libhcc'; then fail "a plain link has libhcc on its link line?"; fi
@@ -56,8 +57,8 @@ expect_visits host-prof '^greet$=1' '^say$=2'
 step "C++: hcc -c, then g++ links"
 g++ -O2 -std=c++17 -I"$SRC" "$SRC/app.cpp" "$SRC/shapes.cpp" -o cxx-plain
 ./cxx-plain > cxx.reference
-"$HCC" -O2 -std=c++17 -c "$SRC/app.cpp" -o app.o
-"$HCC" -O2 -std=c++17 -c "$SRC/shapes.cpp" -o shapes.o
+"$HCC" --hcc-functions=all -O2 -std=c++17 -c "$SRC/app.cpp" -o app.o
+"$HCC" --hcc-functions=all -O2 -std=c++17 -c "$SRC/shapes.cpp" -o shapes.o
 g++ app.o shapes.o -o cxx-app > link.log 2>&1 || { cat link.log; fail "g++ could not link hcc objects"; }
 run_profiled "$PWD/cxx-prof" cxx.reference ./cxx-app
 expect_visits cxx-prof '^main$=1' '^Square::area=4' '^Circle::area=4' '^total_area=1' 'lambda at .*shapes.cpp=8' \

@@ -27,9 +27,9 @@ std::string build(const std::string &dir, const std::string &src, const std::str
   if (how == "plain")
     cmd = shell_quote(HCC_MPICC) + " -O1 " + in + " -o " + shell_quote(exe) + " -lpthread";
   else if (how == "hcc")
-    cmd = shell_quote(hcc_bin()) + " " + shell_quote(HCC_MPICC) + " -O1 " + in + " -o " + shell_quote(exe) + " -lpthread";
+    cmd = shell_quote(hcc_bin()) + " --hcc-functions=all " + shell_quote(HCC_MPICC) + " -O1 " + in + " -o " + shell_quote(exe) + " -lpthread";
   else  // plain gcc with the MPI flags spelt out: -lmpi must bring the wrappers too
-    cmd = "HCC_COMPILER=gcc " + shell_quote(hcc_bin()) + " -O1 $(" + shell_quote(HCC_MPICC) + " --showme:compile) " +
+    cmd = "HCC_COMPILER=gcc " + shell_quote(hcc_bin()) + " --hcc-functions=all -O1 $(" + shell_quote(HCC_MPICC) + " --showme:compile) " +
           in + " -o " + shell_quote(exe) + " $(" + shell_quote(HCC_MPICC) + " --showme:link) -lpthread";
   RunResult r = run(cmd);
   EXPECT_EQ(r.status, 0) << cmd << "\n" << r.err;
@@ -140,6 +140,30 @@ void check_ring(int np, const std::string &how) {
 TEST(MpiE2E, RingTwoRanksThroughMpicc) { check_ring(2, "hcc"); }
 TEST(MpiE2E, RingFourRanksThroughMpicc) { check_ring(4, "hcc"); }
 TEST(MpiE2E, RingTwoRanksPlainCompilerWithLmpi) { check_ring(2, "lmpi"); }
+
+// --hcc-functions=none: no function of the program is a region, the MPI
+// calls still are (the wrappers are linked whatever the instrumentor did),
+// with exact bytes, now at the root of the tree.
+TEST(MpiE2E, FunctionsNoneKeepsTheMpiCalls) {
+  const std::string dir = scratch_dir("ring-functions-none");
+  const std::string exe = dir + "/none.exe";
+  RunResult c = run(shell_quote(hcc_bin()) + " --hcc-functions=none " + shell_quote(HCC_MPICC) + " -O1 " +
+                    shell_quote(programs_dir() + "/ring.c") + " -o " + shell_quote(exe) + " -lpthread");
+  ASSERT_EQ(c.status, 0) << c.err;
+  const std::string out = dir + "/out";
+  RunResult r = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(exe));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Profile p = Profile::load(out);
+  for (int rank = 0; rank < 2; ++rank) {
+    const int l = loc_of(p, rank);
+    ASSERT_GE(l, 0);
+    EXPECT_EQ(at(p, "MPI_Send", "bytes_sent", l), 4000);
+    EXPECT_EQ(at(p, "MPI_Allreduce", "bytes_sent", l), 128);
+    EXPECT_EQ(at(p, "MPI_Init_thread", "visits", l), 1);
+  }
+  for (const char *function : {"main", "ring_blocking", "collectives", "only_rank_one", "worker"})
+    EXPECT_EQ(p.total_visits(function), 0) << function;
+}
 
 TEST(MpiE2E, GroupsSwitchOff) {
   const std::string dir = scratch_dir("groups");
@@ -260,7 +284,7 @@ TEST(MpiE2E, HybridOpenMpGivesRankTimesThreadLocations) {
   const std::string plain = dir + "/plain.exe", inst = dir + "/hcc.exe";
   const RunResult bp = run(shell_quote(HCC_MPICC) + " -fopenmp -O1 " + src + " -o " + shell_quote(plain));
   const RunResult bi =
-      run(shell_quote(hcc_bin()) + " " + shell_quote(HCC_MPICC) + " -fopenmp -O1 " + src + " -o " + shell_quote(inst));
+      run(shell_quote(hcc_bin()) + " --hcc-functions=all " + shell_quote(HCC_MPICC) + " -fopenmp -O1 " + src + " -o " + shell_quote(inst));
   ASSERT_EQ(bp.status, 0) << bp.err;
   ASSERT_EQ(bi.status, 0) << bi.err;
   const RunResult a = run("OMP_NUM_THREADS=2 " + mpirun(2) + shell_quote(plain));
@@ -322,7 +346,7 @@ TEST(MpiE2E, SampleLateSenderShowsWaiting) {
   const std::string dir = scratch_dir("late");
   const std::string exe = dir + "/late";
   const std::string src = shell_quote(samples_dir() + "/mpi/late_sender.c");
-  RunResult b = run(shell_quote(hcc_bin()) + " " + shell_quote(HCC_MPICC) + " -O2 -DWORK=3000000 -DSTEPS=10 " + src +
+  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all " + shell_quote(HCC_MPICC) + " -O2 -DWORK=3000000 -DSTEPS=10 " + src +
                     " -o " + shell_quote(exe));
   ASSERT_EQ(b.status, 0) << b.err;
   const std::string out = dir + "/out";

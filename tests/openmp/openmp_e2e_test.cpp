@@ -49,7 +49,7 @@ struct Built {
 
 // Builds `src` plain and through hcc with `tc`, runs both with `threads`.
 Built build_and_run(const Toolchain &tc, const std::string &src, const std::string &name,
-                    int threads, const std::string &hcc_flags = "--hcc-openmp=on") {
+                    int threads, const std::string &hcc_flags = "--hcc-openmp=on --hcc-functions=all") {
   Built b;
   b.dir = scratch_dir(name);
   const std::string env = "OMP_NUM_THREADS=" + std::to_string(threads) + " OMP_DYNAMIC=false ";
@@ -196,6 +196,20 @@ TEST_P(OpenMP, DefaultRewritesDirectives) {
   EXPECT_EQ(b.hcc_out, b.plain_out);
   Profile p = Profile::load(b.dir + "/prof");
   EXPECT_EQ(sum_at(p, "main/parallel/critical", "visits"), 4);  // num_threads(4) in the program
+}
+
+// --hcc-functions=none: no function region at all, the constructs still
+// measured with exact visits (now at the root: main is not a region).
+TEST_P(OpenMP, FunctionsNoneKeepsTheConstructs) {
+  const Toolchain tc = GetParam();
+  Built b = build_and_run(tc, programs_dir() + "/constructs.c", "none-" + tc.name, 2, "--hcc-functions=none");
+  EXPECT_EQ(b.hcc_out, b.plain_out);
+  Profile p = Profile::load(b.dir + "/prof");
+  EXPECT_EQ(sum_at(p, "parallel/critical", "visits"), 4);
+  EXPECT_EQ(sum_at(p, "parallel/critical/critical sblock", "visits"), 4);
+  EXPECT_EQ(sum_at(p, "parallel/sections/section", "visits"), 2);
+  for (const char *function : {"main", "work", "leaf", "in_task", "in_section"})
+    EXPECT_EQ(p.total_visits(function), 0) << function;
 }
 
 TEST_P(OpenMP, SwitchOffMeansNoOpenMPRegions) {
@@ -353,7 +367,7 @@ TEST_P(OpenMP51, EveryConstructMeasuredOutputUnchangedWithOneToEightThreads) {
   const std::string dir = scratch_dir("omp51-" + c.name);
   RunResult plain = run(c.cc + " " + c.flags + " -fopenmp -O2 " + shell_quote(src) + " -o " + dir + "/plain");
   ASSERT_EQ(plain.status, 0) << plain.err;
-  RunResult built = run("cd " + dir + " && " + hcc_bin() + " --hcc-compiler=" + c.cc + " " + c.flags +
+  RunResult built = run("cd " + dir + " && " + hcc_bin() + " --hcc-functions=all --hcc-compiler=" + c.cc + " " + c.flags +
                         " -fopenmp -O2 " + shell_quote(src) + " -o app");
   ASSERT_EQ(built.status, 0) << built.err;
   EXPECT_EQ(built.err.find("could not instrument"), std::string::npos) << built.err;

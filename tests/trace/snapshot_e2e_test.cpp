@@ -15,7 +15,7 @@ namespace {
 
 std::string build_longrun(const std::string &dir) {
   const std::string exe = dir + "/longrun.exe";
-  const RunResult r = run(shell_quote(hcc_bin()) + " -O1 " + shell_quote(programs_dir() + "/longrun.c") + " -o " +
+  const RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + shell_quote(programs_dir() + "/longrun.c") + " -o " +
                           shell_quote(exe));
   EXPECT_EQ(r.status, 0) << r.err;
   return exe;
@@ -86,7 +86,7 @@ TEST(Snapshot, WatchRedrawsEachSnapshotUntilTheRunEnds) {
 TEST(Snapshot, BadPeriodIsNamed) {
   const std::string dir = scratch_dir("snapshot-bad");
   const std::string exe = dir + "/fib.exe";
-  ASSERT_EQ(run(shell_quote(hcc_bin()) + " -O1 " + shell_quote(programs_dir() + "/fib.c") + " -o " + shell_quote(exe)).status, 0);
+  ASSERT_EQ(run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + shell_quote(programs_dir() + "/fib.c") + " -o " + shell_quote(exe)).status, 0);
   const RunResult r = run("HCC_SNAPSHOT=soon HCC_OUTPUT_DIR=" + shell_quote(dir + "/out") + " " + shell_quote(exe));
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.err.find("HCC_SNAPSHOT='soon' is not a number of seconds"), std::string::npos) << r.err;

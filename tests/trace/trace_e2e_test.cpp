@@ -17,7 +17,7 @@ namespace {
 
 std::string build(const std::string &dir, const std::string &src, const std::string &flags = "") {
   const std::string exe = dir + "/" + fs::path(src).stem().string() + ".exe";
-  const std::string cmd = shell_quote(hcc_bin()) + " -O1 " + flags + " " + shell_quote(programs_dir() + "/" + src) +
+  const std::string cmd = shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + flags + " " + shell_quote(programs_dir() + "/" + src) +
                           " -o " + shell_quote(exe);
   const RunResult r = run(cmd);
   EXPECT_EQ(r.status, 0) << cmd << "\n" << r.err;

@@ -21,7 +21,7 @@ std::string mpirun(int np) {
 
 std::string build(const std::string &dir) {
   const std::string exe = dir + "/mpi_fib.exe";
-  const RunResult r = run(shell_quote(hcc_bin()) + " " + shell_quote(HCC_MPICC) + " -O1 " +
+  const RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all " + shell_quote(HCC_MPICC) + " -O1 " +
                           shell_quote(programs_dir() + "/mpi_fib.c") + " -o " + shell_quote(exe));
   EXPECT_EQ(r.status, 0) << r.err;
   return exe;

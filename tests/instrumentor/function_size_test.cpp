@@ -1,0 +1,228 @@
+// --functions=auto (function_size.h): which functions are too small to be
+// worth an enter/exit pair, decided on the AST of real snippets; what
+// --verbose says about each; --functions=none; a filter include wins.
+#include "test_support.h"
+
+#include "filter/filter.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+namespace hcc::test {
+namespace {
+
+struct Outcome {
+  std::set<std::string> guarded;   // descriptor names
+  std::set<std::string> left_out;  // short names auto/none left alone
+  rewriter::Result result;
+};
+
+Outcome instrument(const std::string &code, rewriter::FunctionPolicy policy = rewriter::FunctionPolicy::Auto,
+                   std::vector<std::string> args = {}, const filter::Filter *filter = nullptr,
+                   unsigned min_size = rewriter::kAutoMinSize) {
+  rewriter::Options options;
+  options.main_file_name = "t.cpp";
+  options.functions = policy;
+  options.min_size = min_size;
+  options.filter = filter;
+  args.insert(args.begin(), "-I/hcc-test");
+  Outcome o;
+  o.result = rewriter::instrumentCode(code, "/hcc-test/t.cpp", args, options);
+  EXPECT_TRUE(o.result.ok);
+  static const std::regex desc(R"re(static hcc_region_desc __hcc_rd[0-9]+ = \{"([^"]*)")re");
+  for (std::sregex_iterator it(o.result.output.begin(), o.result.output.end(), desc), end; it != end; ++it)
+    o.guarded.insert((*it)[1]);
+  static const std::regex msg(R"re(leaving '([^']*)' alone: (too small for --hcc-functions=auto|--hcc-functions=none))re");
+  for (const std::string &m : o.result.messages) {
+    std::smatch s;
+    if (std::regex_search(m, s, msg)) o.left_out.insert(s[1]);
+  }
+  EXPECT_EQ(o.result.left_out, o.left_out.size());
+  return o;
+}
+
+const char *kField = R"cc(#include <vector>
+class Field {
+ public:
+  explicit Field(int n) : v_(n, 1.0), n_(n) {}
+  double at(int i) const { return v_[i]; }
+  void set(int i, double x) { v_[i] = x; }
+  int size() const { return n_; }
+ private:
+  std::vector<double> v_;
+  int n_;
+};
+static double twice(double x) { return 2 * x; }
+double total(const Field &f) {
+  double s = 0;
+  for (int i = 0; i < f.size(); ++i) s += twice(f.at(i));
+  return s;
+}
+double half_total(const Field &f) { return total(f) / 2; }
+double twice_twice(double x) { return twice(twice(x)); }
+int main() {
+  Field f(10);
+  f.set(1, 2.0);
+  return int(half_total(f));
+}
+)cc";
+
+TEST(FunctionsAuto, LeavesOutAccessorsAndOneLinersKeepsLoopsTheirCallersAndMain) {
+  Outcome o = instrument(kField);
+  EXPECT_EQ(o.guarded, (std::set<std::string>{"total(const Field &)", "half_total(const Field &)", "main"}));
+  EXPECT_EQ(o.left_out, (std::set<std::string>{"Field::Field", "Field::at", "Field::set", "Field::size", "twice",
+                                               "twice_twice"}));
+  EXPECT_EQ(o.result.guards, 3u);
+}
+
+TEST(FunctionsAuto, VerboseSaysWhereAndWhyPerFunction) {
+  Outcome o = instrument(kField);
+  // `return v_[i];`: one statement; operator[] of std::vector (a system
+  // header) is one operation.
+  EXPECT_TRUE(hasMessage(o.result, "hcc: t.cpp:5: leaving 'Field::at' alone: too small for --hcc-functions=auto: "
+                                   "1 statement, 1 operation (size 2 < 40), no loop, no call worth measuring"));
+  // `v_[i] = x;`: subscript and assignment.
+  EXPECT_TRUE(hasMessage(o.result, "hcc: t.cpp:6: leaving 'Field::set' alone: too small for --hcc-functions=auto: "
+                                   "1 statement, 2 operations (size 3 < 40)"));
+  EXPECT_TRUE(hasMessage(o.result, "hcc: t.cpp:12: leaving 'twice' alone: too small for --hcc-functions=auto: "
+                                   "1 statement, 1 operation (size 2 < 40), no loop, no call worth measuring"));
+  // Calls of small user functions do not keep the caller.
+  EXPECT_TRUE(hasMessage(o.result, "hcc: t.cpp:19: leaving 'twice_twice' alone: too small for --hcc-functions=auto: "
+                                   "1 statement, 2 operations"));
+  // Member initialisers count: the vector's constructor call.
+  EXPECT_TRUE(hasMessage(o.result, "hcc: t.cpp:4: leaving 'Field::Field' alone: too small for --hcc-functions=auto: "
+                                   "0 statements, 1 operation"));
+}
+
+TEST(FunctionsAuto, AllKeepsEveryFunction) {
+  Outcome o = instrument(kField, rewriter::FunctionPolicy::All);
+  EXPECT_EQ(o.guarded.size(), 9u);
+  EXPECT_TRUE(o.left_out.empty());
+}
+
+TEST(FunctionsAuto, NoneKeepsNoFunctionButOpenMPAndUserRegions) {
+  const char *in = R"cc(void work(double *a, int n) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; ++i) a[i] = i;
+}
+int main() {
+  double a[8];
+  #pragma hcc region begin(setup)
+  work(a, 8);
+  #pragma hcc region end(setup)
+  return 0;
+}
+)cc";
+  Outcome o = instrument(in, rewriter::FunctionPolicy::None, {"-fopenmp"});
+  EXPECT_TRUE(o.guarded.empty()) << o.result.output;
+  EXPECT_EQ(o.left_out, (std::set<std::string>{"work", "main"}));
+  EXPECT_TRUE(hasMessage(o.result, "hcc: t.cpp:1: leaving 'work' alone: --hcc-functions=none"));
+  EXPECT_EQ(o.result.openmp_directives, 1u);
+  EXPECT_EQ(o.result.user_regions, 2u);
+  EXPECT_NE(o.result.output.find("POMP2_Parallel_fork"), std::string::npos);
+  EXPECT_NE(o.result.output.find("hcc_region_begin(\"setup\")"), std::string::npos);
+}
+
+TEST(FunctionsAuto, KeepsWhatIsWorthMeasuringWhateverItsSize) {
+  const char *in = R"cc(extern "C" int MPI_Barrier(int comm);
+extern "C" void hcc_region_begin(const char *);
+extern "C" void hcc_region_end(const char *);
+void elsewhere();
+int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+int ping(int n);
+int pong(int n) { return n ? ping(n - 1) : 0; }
+int ping(int n) { return n ? pong(n - 1) : 1; }
+void sync() { MPI_Barrier(0); }
+void omp_one(double *a) {
+  #pragma omp parallel
+  a[0] = 1;
+}
+void marked() {
+  #pragma hcc region begin(x)
+  #pragma hcc region end(x)
+}
+void api() { hcc_region_begin("y"); hcc_region_end("y"); }
+int guarded_call(int x) try { return x; } catch (...) { return 0; }
+void calls_out() { elsewhere(); }
+void through(void (*f)()) { f(); }
+int spin(int n) { again: if (n-- > 0) goto again; return n; }
+void each(int *a) { for (int i = 0; i < 2; ++i) a[i] = 0; }
+void wraps(int *a) { each(a); }
+)cc";
+  Outcome o = instrument(in, rewriter::FunctionPolicy::Auto, {"-fopenmp"});
+  EXPECT_TRUE(o.left_out.empty()) << *o.left_out.begin();
+  for (const char *name : {"fact(int)", "pong(int)", "ping(int)", "sync()", "omp_one(double *)", "marked()",
+                           "api()", "guarded_call(int)", "calls_out()", "through(void (*)())", "spin(int)",
+                           "each(int *)", "wraps(int *)"})
+    EXPECT_TRUE(o.guarded.count(name)) << name << "\n" << o.result.output;
+}
+
+TEST(FunctionsAuto, StraightLineCodeFromTheMinimumSizeOnIsKept) {
+  std::string body;
+  for (int i = 0; i < 10; ++i) body += "  s = s * x + y * x - 1;\n";
+  const std::string in = "double poly(double x, double y) {\n  double s = 0;\n" + body + "  return s;\n}\n";
+  // 12 statements; per line `=` `*` `+` `*` `-`: 5 operations, 50 in all.
+  EXPECT_TRUE(instrument(in).guarded.count("poly(double, double)"));
+  EXPECT_TRUE(instrument(in, rewriter::FunctionPolicy::Auto, {}, nullptr, 62).guarded.count("poly(double, double)"));
+  Outcome higher = instrument(in, rewriter::FunctionPolicy::Auto, {}, nullptr, 63);
+  EXPECT_TRUE(hasMessage(higher.result, "hcc: t.cpp:1: leaving 'poly' alone: too small for --hcc-functions=auto: "
+                                        "12 statements, 50 operations (size 62 < 63), no loop, no call worth measuring"));
+  Outcome lower = instrument("int one() { return 1; }\n", rewriter::FunctionPolicy::Auto, {}, nullptr, 1);
+  EXPECT_TRUE(lower.guarded.count("one()"));
+}
+
+TEST(FunctionsAuto, LambdasAndTemplatesFollowTheSameRule) {
+  const char *in = R"cc(template <class T> struct Box {
+  T v;
+  T get() const { return v; }
+  T sum(int n) const { T s = T(); for (int i = 0; i < n; ++i) s += v; return s; }
+};
+int use(int n) {
+  Box<int> b{n};
+  auto small = [](int x) { return x + 1; };
+  auto big = [](int m) { int t = 0; while (m--) t += m; return t; };
+  return small(b.get()) + big(n) + b.sum(n);
+}
+)cc";
+  Outcome o = instrument(in);
+  EXPECT_TRUE(o.left_out.count("Box::get")) << o.result.output;
+  EXPECT_TRUE(o.left_out.count("lambda at t.cpp:8"));
+  EXPECT_TRUE(o.guarded.count("lambda at t.cpp:9"));
+  EXPECT_TRUE(o.guarded.count("__PRETTY_FUNCTION__") == 0);  // names are unquoted inside templates
+  EXPECT_NE(o.result.output.find("T sum(int n) const {static hcc_region_desc"), std::string::npos);
+  // use() calls the kept lambda and Box::sum.
+  EXPECT_TRUE(o.guarded.count("use(int)"));
+}
+
+TEST(FunctionsAuto, AFilterIncludeWinsOverTheSizeRule) {
+  filter::Filter f;
+  std::string error;
+  ASSERT_TRUE(f.add_text("include twice\n", "keep.filt", error)) << error;
+  Outcome o = instrument(kField, rewriter::FunctionPolicy::Auto, {}, &f);
+  EXPECT_TRUE(o.guarded.count("twice(double)"));
+  EXPECT_TRUE(o.left_out.count("Field::at"));
+  // An exclusion still wins over everything.
+  filter::Filter g;
+  ASSERT_TRUE(g.add_text("exclude total\n", "drop.filt", error)) << error;
+  Outcome p = instrument(kField, rewriter::FunctionPolicy::Auto, {}, &g);
+  EXPECT_FALSE(p.guarded.count("total(const Field &)"));
+  EXPECT_TRUE(p.guarded.count("main"));
+  // TAU include lists and plain --include patterns name functions too; a
+  // file rule does not.
+  filter::Filter tau;
+  ASSERT_TRUE(tau.add_text("BEGIN_INCLUDE_LIST\ndouble twice(double)\nmain\nint main#\nFi#\n"
+                           "END_INCLUDE_LIST\n", "t.tau", error)) << error;
+  Outcome t = instrument(kField, rewriter::FunctionPolicy::Auto, {}, &tau);
+  EXPECT_TRUE(t.guarded.count("twice(double)"));
+  EXPECT_TRUE(t.guarded.count("Field::at(int) const"));
+  EXPECT_FALSE(t.guarded.count("total(const Field &)"));  // not in the include list
+  filter::Filter files;
+  ASSERT_TRUE(files.add_text("include file t.cpp\n", "f.filt", error)) << error;
+  Outcome u = instrument(kField, rewriter::FunctionPolicy::Auto, {}, &files);
+  EXPECT_TRUE(u.left_out.count("twice"));
+}
+
+}  // namespace
+}  // namespace hcc::test
