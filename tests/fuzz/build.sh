@@ -14,7 +14,7 @@ cube="$top/cube"
 views="$top/report/views"
 # shellcheck disable=SC2086
 $cxx $flags -I"$cube" -I"$views" -I/usr/include/libxml2 "$here/cubex_reader.cpp" "$cube"/profile.cpp "$cube"/row_order.cpp \
-  "$cube"/anchor_write.cpp "$cube"/anchor_read.cpp "$cube"/cubex_write.cpp "$cube"/cubex_read.cpp "$views"/summary.cpp \
+  "$cube"/anchor_write.cpp "$cube"/anchor_read.cpp "$cube"/cubex_write.cpp "$cube"/cubex_read.cpp "$cube"/cfg_member.cpp "$views"/summary.cpp \
   "$views"/mpi_summary.cpp "$views"/openmp_summary.cpp -lxml2 -larchive -lfmt -o "$out/cubex_reader"
 # shellcheck disable=SC2086
 $cxx $flags -I"$top/filter" "$here/filter_parser.cpp" "$top/filter/filter.cpp" -o "$out/filter_parser"

@@ -121,33 +121,32 @@ TEST(HtmlReport, CppSampleRendersFlameGraphTablesAndZooms) {
   EXPECT_EQ(j["visits_root"], "all (" + std::to_string(visits) + ")") << c.out;
 }
 
-// The control-flow hook: call paths whose JSON carries "predecessors" get a
-// table; without them the section stays hidden.
-TEST(HtmlReport, PredecessorsShownWhenTheDataHasThem) {
+// Control flow: a profile with predecessor lists (HCC_CFG, on by default)
+// gets a table of them; one without (HCC_CFG=off) keeps the section hidden.
+TEST(HtmlReport, PredecessorsShownWhenTheProfileHasThem) {
   REQUIRE_CHROMIUM();
   const std::string dir = scratch_dir("html-pred");
-  const std::string exe = dir + "/views", out = dir + "/out";
+  const std::string exe = dir + "/views";
   ASSERT_EQ(run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + shell_quote(programs_dir() + "/views.c") +
                 " -o " + shell_quote(exe))
                 .status,
             0);
-  ASSERT_EQ(run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe) + " 10").status, 0);
-  const std::string file = dir + "/report.html";
-  std::string page = write_html(out, file);
-  EXPECT_NE(dump_dom(file).find("<section id=\"cflow-section\" hidden=\"\">"), std::string::npos);
-  // Call path 2 is main → callsvia (main, fib, callsvia in the order of the
-  // first calls); give it main → fib as its predecessor.
-  const std::string at = "{\"id\":2,\"parent\":0,";
-  const auto pos = page.find(at);
-  ASSERT_NE(pos, std::string::npos);
-  page.insert(pos + at.size(), "\"predecessors\":[1],");
-  const std::string with = dir + "/with-predecessors.html";
-  std::ofstream(with) << page;
-  const std::string dom = dump_dom(with);
-  EXPECT_NE(dom.find("<section id=\"cflow-section\">"), std::string::npos) << dom.substr(dom.find("cflow-section"), 300);
-  EXPECT_NE(dom.find("<td class=\"name\">main \u2192 callsvia</td><td class=\"name\">main \u2192 fib</td>"),
+  ASSERT_EQ(run("HCC_CFG=off HCC_OUTPUT_DIR=" + shell_quote(dir + "/off") + " " + shell_quote(exe) + " 10").status, 0);
+  write_html(dir + "/off", dir + "/off.html");
+  EXPECT_NE(dump_dom(dir + "/off.html").find("<section id=\"cflow-section\" hidden=\"\">"), std::string::npos);
+
+  ASSERT_EQ(run("HCC_OUTPUT_DIR=" + shell_quote(dir + "/on") + " " + shell_quote(exe) + " 10").status, 0);
+  write_html(dir + "/on", dir + "/on.html");
+  const std::string dom = dump_dom(dir + "/on.html");
+  ASSERT_NE(dom.find("<section id=\"cflow-section\">"), std::string::npos) << dom.substr(0, 2000);
+  // callsvia ran once, right after fib returned (its sibling predecessor);
+  // fib was entered once from main and 21890 times after itself (folded).
+  EXPECT_NE(dom.find("<td class=\"name\">main \u2192 callsvia</td><td class=\"name\">main \u2192 fib (1)</td>"),
             std::string::npos)
-      << dom.substr(dom.find("cflow-section"), 1000);
+      << dom.substr(dom.find("cflow-section"), 1500);
+  EXPECT_NE(dom.find("<td class=\"name\">main \u2192 fib</td><td class=\"name\">main (1); main \u2192 fib (21890)</td>"),
+            std::string::npos)
+      << dom.substr(dom.find("cflow-section"), 1500);
 }
 
 #ifdef HCC_TEST_MPICC

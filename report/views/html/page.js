@@ -399,6 +399,8 @@
       if (p && typeof p === 'object') {
         const id = p.callpath !== undefined ? p.callpath : p.id;
         const head = typeof id === 'number' && id >= 0 && id < cps.length ? pathOf(id) : (p.name || '');
+        // hcc's own form: {"callpath": id, "count": [per location]} -> "path (total)".
+        if (Array.isArray(p.count)) return head + ' (' + p.count.reduce((a, b) => a + b, 0) + ')';
         const rest = Object.keys(p).filter((k) => k !== 'callpath' && k !== 'id' && k !== 'name')
           .map((k) => k + ' ' + JSON.stringify(p[k])).join(', ');
         return head + (rest ? ' (' + rest + ')' : '');
