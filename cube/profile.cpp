@@ -144,4 +144,11 @@ void walk_preorder(const Profile &p, const std::function<void(int)> &enter,
   }
 }
 
+double seconds_per_unit(const std::string &uom) {
+  if (uom == "ms" || uom == "msec") return 1e-3;
+  if (uom == "us" || uom == "usec") return 1e-6;
+  if (uom == "ns" || uom == "nsec") return 1e-9;
+  return 1.0;
+}
+
 }  // namespace hcc::profile

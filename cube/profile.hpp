@@ -92,6 +92,10 @@ struct Profile {
 std::vector<std::vector<int>> children_of(const Profile &p);
 std::vector<int> roots(const Profile &p);
 
+// Seconds per unit of a time metric's uom: "sec" (ours, Score-P's), "ms",
+// "us", "ns" and their "msec"-style spellings; 1 for anything else.
+double seconds_per_unit(const std::string &uom);
+
 // Depth-first pre-order walk of every tree (roots in id order, children in id
 // order): enter(c) when a call path is reached, leave(c) once its subtree is
 // done. Iterative, so a deep recursion in the profiled program never becomes

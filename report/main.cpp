@@ -27,6 +27,24 @@
 
 #include <fstream>
 
+namespace {
+
+// Writes `text` to `file`, or to stdout when `file` is empty. False, after
+// one line on stderr naming the file, when it cannot be written.
+bool emit(const std::string &text, const std::string &file) {
+  if (file.empty()) {
+    std::cout << text;
+    return true;
+  }
+  std::ofstream f(file);
+  f << text;
+  if (f.flush()) return true;
+  std::cerr << "hcc-report: cannot write " << file << "\n";
+  return false;
+}
+
+}  // namespace
+
 int main(int argc, char **argv) {
   CLI::App app{"hcc-report: show an hcc (CUBE4) profile", "hcc-report"};
   std::string path;
@@ -172,15 +190,8 @@ int main(int argc, char **argv) {
                   : format == "scorep" ? hcc::report::FilterSyntax::ScoreP
                                        : hcc::report::FilterSyntax::Hcc;
     std::string text = hcc::report::suggest_filter(p, rule, syntax, profile_path);
-    if (out_file.empty()) {
-      std::cout << text;
-    } else {
-      std::ofstream f(out_file);
-      f << text;
-      if (!f.flush()) {
-        std::cerr << "hcc-report: cannot write " << out_file << "\n";
-        return 2;
-      }
+    if (!emit(text, out_file)) return 2;
+    if (!out_file.empty()) {
       // The explanation (the leading comment lines) goes to the terminal too.
       for (size_t b = 0; b < text.size();) {
         size_t e = text.find('\n', b);
@@ -193,35 +204,23 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!callgraph.empty()) {
+    std::string text;
     try {
-      std::string text = hcc::report::callgraph_dot(p, {location, focus});
+      text = hcc::report::callgraph_dot(p, {location, focus});
       if (callgraph == "svg") text = hcc::report::dot_to_svg(text, "--callgraph=svg");
-      if (out_file.empty()) {
-        std::cout << text;
-      } else {
-        std::ofstream f(out_file);
-        f << text;
-        if (!f.flush()) throw std::runtime_error("cannot write " + out_file);
-        std::cout << "call graph written to " << out_file << "\n";
-      }
     } catch (const std::exception &e) {
       std::cerr << "hcc-report: " << e.what() << "\n";
       return 2;
     }
+    if (!emit(text, out_file)) return 2;
+    if (!out_file.empty()) std::cout << "call graph written to " << out_file << "\n";
     std::cout.flush();
     return std::cout ? 0 : 1;
   }
   if (html) {
     const std::string page = hcc::report::html_report(p, profile_path);
-    if (out_file.empty()) {
-      std::cout << page;
-    } else {
-      std::ofstream f(out_file);
-      f << page;
-      if (!f.flush()) {
-        std::cerr << "hcc-report: cannot write " << out_file << "\n";
-        return 2;
-      }
+    if (!emit(page, out_file)) return 2;
+    if (!out_file.empty()) {
       std::cout << out_file << ": HTML report of " << profile_path << " (" << page.size() << " bytes, no network access)\n";
     }
     return 0;

@@ -11,23 +11,11 @@
 #include <vector>
 
 #include "call_graph_model.hpp"
+#include "graphviz.hpp"
 
 namespace hcc::report {
 
 namespace {
-
-std::string quote(const std::string &s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (c == '\n') {
-      o += "\\n";
-      continue;
-    }
-    o += c;
-  }
-  return o + "\"";
-}
 
 std::string num(double v, const char *f = "%.3g") {
   char b[64];
@@ -92,7 +80,7 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
 
   std::string o = "digraph callgraph {\n";
   o += "  graph [rankdir=TB, fontname=\"Helvetica\", label=" +
-       quote("hcc call graph: " + num(g.total_time, "%.6g") + " s" +
+       dot_quoted("hcc call graph: " + num(g.total_time, "%.6g") + " s" +
              (opt.location >= 0 ? ", location " + std::to_string(opt.location) : std::string(", all locations")) +
              (opt.focus.empty() ? "" : ", callers of " + opt.focus)) +
        "];\n";
@@ -102,7 +90,7 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
   for (const auto &[cluster, regions] : clusters) {
     const bool boxed = !cluster.empty();
     std::string indent = boxed ? "    " : "  ";
-    if (boxed) o += "  subgraph cluster_" + std::to_string(k++) + " {\n    label=" + quote(cluster) + "; style=rounded;\n";
+    if (boxed) o += "  subgraph cluster_" + std::to_string(k++) + " {\n    label=" + dot_quoted(cluster) + "; style=rounded;\n";
     for (int r : regions) {
       const CgFunction &f = g.functions[size_t(g.by_region.at(r))];
       const double share_self = f.self / total, share_total = f.total / total;
@@ -110,7 +98,7 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
                           num(100 * share_self, "%.1f") + "%)\ntotal " + num(f.total, "%.3g") + " s (" +
                           num(100 * share_total, "%.1f") + "%)\n" +
                           num(f.calls + f.recursive, "%.0f") + " calls";
-      o += indent + "r" + std::to_string(r) + " [label=" + quote(label) + ", fillcolor=" + quote(colour(share_self)) +
+      o += indent + "r" + std::to_string(r) + " [label=" + dot_quoted(label) + ", fillcolor=" + dot_quoted(colour(share_self)) +
            ", fontsize=" + num(10 + 14 * share_total, "%.1f") + "];\n";
     }
     if (boxed) o += "  }\n";
@@ -119,12 +107,12 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
     if (!keep.count(key.first) || !keep.count(key.second)) continue;
     const double share = (arc.self + arc.children) / total;
     o += "  r" + std::to_string(key.first) + " -> r" + std::to_string(key.second) +
-         " [label=" + quote(num(arc.calls, "%.0f")) + ", penwidth=" + num(1 + 4 * share, "%.2f") + "];\n";
+         " [label=" + dot_quoted(num(arc.calls, "%.0f")) + ", penwidth=" + num(1 + 4 * share, "%.2f") + "];\n";
   }
   for (const auto &[key, n] : g.recursive_arcs)
     if (keep.count(key.first) && keep.count(key.second))
       o += "  r" + std::to_string(key.first) + " -> r" + std::to_string(key.second) + " [label=" +
-           quote(num(n, "%.0f") + " recursive") + ", style=dashed];\n";
+           dot_quoted(num(n, "%.0f") + " recursive") + ", style=dashed];\n";
   o += "}\n";
   return o;
 }

@@ -6,6 +6,7 @@
 // nonzero count grouped into ranges, then the total, e.g. `0-3|5` (locations
 // 0 to 3 took it 5 times in all) or `0|3` (only location 0).
 #include "cfg_view.hpp"
+#include "graphviz.hpp"
 
 
 #include <algorithm>
@@ -75,19 +76,6 @@ std::string cfg_text(const Profile &p, int location) {
 }
 
 namespace {
-
-std::string dot_escape(const std::string &s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    if (ch == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += ch;
-  }
-  return out;
-}
 
 // `0-3,5|12`: locations with a nonzero count, consecutive ones as ranges,
 // then the total.

@@ -15,13 +15,6 @@ using hcc::profile::Profile;
 
 namespace {
 
-double seconds_per_unit(const std::string &uom) {
-  if (uom == "ms" || uom == "msec") return 1e-3;
-  if (uom == "us" || uom == "usec") return 1e-6;
-  if (uom == "ns" || uom == "nsec") return 1e-9;
-  return 1.0;
-}
-
 // Rows keyed by (parent row, region name): the key of a call path is its
 // parent's row plus its own name, so matching costs no path strings (a deep
 // recursion that was not folded would make those quadratic).
@@ -42,7 +35,7 @@ void add_profile(const Profile &p, const std::vector<DiffMetric> &metrics, bool 
   for (const auto &dm : metrics) {
     const int m = p.metric_index(dm.name);
     idx.push_back(m);
-    scale.push_back(dm.name == "time" ? seconds_per_unit(p.metrics[static_cast<std::size_t>(m)].uom) : 1.0);
+    scale.push_back(dm.name == "time" ? hcc::profile::seconds_per_unit(p.metrics[static_cast<std::size_t>(m)].uom) : 1.0);
   }
   for (std::size_t c = 0; c < p.cnodes.size(); ++c) {  // parents have smaller ids
     const int parent = p.cnodes[c].parent;

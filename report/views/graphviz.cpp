@@ -38,4 +38,17 @@ std::string dot_to_svg(const std::string &dot_text, const std::string &option) {
   return svg;
 }
 
+std::string dot_escape(const std::string &s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (ch == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}
+
 }  // namespace hcc::report

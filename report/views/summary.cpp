@@ -17,14 +17,6 @@
 namespace hcc::profile {
 namespace {
 
-// Seconds per unit of the time metric's uom (Score-P and we use "sec").
-double seconds_per_unit(const std::string &uom) {
-  if (uom == "ms" || uom == "msec") return 1e-3;
-  if (uom == "us" || uom == "usec") return 1e-6;
-  if (uom == "ns" || uom == "nsec") return 1e-9;
-  return 1.0;
-}
-
 bool is_integer(DType t) { return t == DType::UInt64 || t == DType::Int64; }
 
 // Combines two values of a metric the way CUBE aggregates that data type.
