@@ -21,9 +21,9 @@ constexpr int kCols = 256;      // columns; also the halo's length in doubles
 // Few long sweeps rather than many short ones: the kernel checks CPU-time
 // timers at its tick (4 ms at HZ=250), so a sweep several ticks long gets
 // its share of samples within one sample per call, and the sampled ratio
-// of relax to norm2 is sharp with ~1.7 s of CPU per rank.
+// of relax to norm2 is sharp with ~1.9 s of CPU per rank.
 constexpr int kSweepReps = 40;
-constexpr int kIterations = 30;
+constexpr int kIterations = 50;
 }  // namespace
 
 class Field {
