@@ -5,6 +5,7 @@
 
 #include <map>
 #include <regex>
+#include <set>
 
 #include "e2e_support.hpp"
 
@@ -116,6 +117,102 @@ TEST(SamplingMpi, EachMpiCallFindsItsCallPathByUnwindingFromTheWrapper) {
   EXPECT_FALSE(qpaths.count("main/MPI_Allreduce"));
   EXPECT_TRUE(qpaths.count("main/MPI_Barrier"));
   for (int l = 0; l < 2; ++l) EXPECT_EQ(q.value(qpaths["MPI_Allreduce"][0], "visits", "excl", l), 4);
+}
+
+// mpicxx next to the mpicc CMake found (Open MPI and MPICH ship both).
+std::string mpicxx() {
+  const std::string cc = HCC_MPICC;
+  return cc.substr(0, cc.rfind('/') + 1) + "mpicxx";
+}
+
+// Sum over the call paths of `path` (a path can repeat, e.g. per thread).
+double metric(const Profile &p, std::map<std::string, std::vector<int>> &paths, const std::string &path,
+              const std::string &name, const std::string &kind, int l) {
+  double v = 0;
+  for (int cp : paths[path]) v += p.value(cp, name, kind, l);
+  return v;
+}
+
+// Issue 13's end-to-end case: a C++ halo code (halo.cpp) whose work goes
+// through tiny Field accessors, built with no function measured. Sampling
+// alone must find where the CPU time goes, in the right proportions (relax
+// sweeps 3 times as often as norm2, by construction), and the MPI wrapper
+// must find its caller by unwinding and count the exact bytes.
+TEST(SamplingMpi, CxxHaloCodeWithoutFunctionInstrumentation) {
+  const std::string dir = scratch_dir("sampling-mpi-halo");
+  const std::string src = shell_quote(programs_dir() + "/halo.cpp");
+  const std::string cxx = shell_quote(mpicxx());
+  RunResult b = run(cxx + " -O2 -g " + src + " -o " + shell_quote(dir + "/plain"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  b = run(shell_quote(hcc_bin()) + " --hcc-functions=none " + cxx + " -O2 -g " + src + " -o " +
+          shell_quote(dir + "/none"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  const RunResult plain = run("cd " + shell_quote(dir) + " && " + mpirun(2) + "./plain");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  ASSERT_NE(plain.out.find("checksum"), std::string::npos) << plain.out;
+  const RunResult r = run("cd " + shell_quote(dir) + " && HCC_SAMPLING=1000 HCC_OUTPUT_DIR=" +
+                          shell_quote(dir + "/out") + " " + mpirun(2) + "./none");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, plain.out);
+
+  Profile p = Profile::load(dir + "/out");
+  ASSERT_EQ(p.locations(), 2u);
+  std::set<int> ranks;
+  for (int l = 0; l < 2; ++l) ranks.insert(p.json()["locations"][l]["rank"].get<int>());
+  EXPECT_EQ(ranks, (std::set<int>{0, 1}));
+  auto paths = by_path(p);
+  const std::string relax = "main/relax/sweep", norm = "main/norm2/sweep", mpi = "main/exchange/MPI_Sendrecv";
+  ASSERT_TRUE(paths.count(relax)) << ::testing::PrintToString(p.paths());
+  ASSERT_TRUE(paths.count(norm)) << ::testing::PrintToString(p.paths());
+  ASSERT_TRUE(paths.count(mpi)) << ::testing::PrintToString(p.paths());
+  // No sweep is a tail call (halo.cpp), so none reads main/sweep.
+  EXPECT_FALSE(paths.count("main/sweep")) << ::testing::PrintToString(p.paths());
+  // One MPI_Sendrecv of `halo` doubles each way per iteration (the program
+  // prints both numbers).
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(plain.out, m, std::regex("iterations ([0-9]+) halo ([0-9]+) "))) << plain.out;
+  const int iterations = std::stoi(m[1]);
+  const double bytes = double(iterations) * std::stoi(m[2]) * 8;
+  for (int l = 0; l < 2; ++l) {
+    const int rank = p.json()["locations"][l]["rank"].get<int>();
+    // Nothing is instrumented: main is a frame the samples and the wrapper found.
+    EXPECT_EQ(metric(p, paths, "main", "visits", "excl", l), 0) << "rank " << rank;
+    EXPECT_EQ(metric(p, paths, mpi, "visits", "excl", l), iterations) << "rank " << rank;
+    EXPECT_EQ(metric(p, paths, mpi, "bytes_sent", "excl", l), bytes) << "rank " << rank;
+    EXPECT_EQ(metric(p, paths, mpi, "bytes_received", "excl", l), bytes) << "rank " << rank;
+    // Samples come at the kernel's tick while the rank runs (HZ 250: 4 ms);
+    // each norm2 sweep lasts several ticks (halo.cpp), so its samples are
+    // right within about one per call: far inside the +-25% allowed.
+    double s_norm = 0;
+    for (int cp : paths[norm]) s_norm += p.value(cp, "samples", "incl", l);
+    EXPECT_GT(s_norm, 40) << "rank " << rank;
+    const double t_relax = metric(p, paths, relax, "time", "incl", l);
+    const double t_norm = metric(p, paths, norm, "time", "incl", l);
+    ASSERT_GT(t_norm, 0) << "rank " << rank;
+    EXPECT_NEAR(t_relax / t_norm, 3.0, 0.75) << "rank " << rank << ": relax " << t_relax << " s, norm2 " << t_norm
+                                             << " s";
+  }
+
+  // The default (auto) build runs unchanged and leaves the accessors out.
+  b = run(shell_quote(hcc_bin()) + " " + cxx + " -O2 -g " + src + " -o " + shell_quote(dir + "/auto"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  const RunResult a =
+      run("cd " + shell_quote(dir) + " && HCC_OUTPUT_DIR=" + shell_quote(dir + "/out-auto") + " " + mpirun(2) + "./auto");
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(a.out, plain.out);
+  Profile q = Profile::load(dir + "/out-auto");
+  auto qpaths = by_path(q);
+  EXPECT_EQ(q.total_visits("Field::at"), 0);
+  EXPECT_EQ(q.total_visits("Field::get"), 0);
+  for (int l = 0; l < 2; ++l) {
+    EXPECT_EQ(metric(q, qpaths, relax, "visits", "excl", l), 3 * iterations);
+    EXPECT_EQ(metric(q, qpaths, norm, "visits", "excl", l), iterations);
+    EXPECT_EQ(metric(q, qpaths, mpi, "bytes_sent", "excl", l), bytes);
+    // Measured, not sampled: the program's own ratio, which the sampled one
+    // above estimates (seen in 4 runs on a loaded 2-core VM: 2.94-3.12
+    // measured, 2.85-3.22 sampled, ~110 samples in norm2's sweep per rank).
+    EXPECT_NEAR(metric(q, qpaths, relax, "time", "incl", l) / metric(q, qpaths, norm, "time", "incl", l), 3.0, 0.75);
+  }
 }
 
 }  // namespace
