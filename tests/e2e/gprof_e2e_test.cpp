@@ -108,6 +108,14 @@ void check(const std::string &name, const std::string &cc, const std::string &fl
 
 bool have_dot() { return run("command -v dot").status == 0; }
 
+// Runs `exe` with HCC_GPROF=1 (and `env`) writing into `out`, then GNU gprof
+// on the gmon.out it wrote: gprof's output, or the run's failure.
+RunResult run_then_gprof(const std::string &exe, const std::string &out, const std::string &env = "") {
+  RunResult r = run(env + " HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
+  if (r.status != 0) return r;
+  return run("gprof -b " + shell_quote(exe) + " " + shell_quote(out + "/gmon.out"));
+}
+
 }  // namespace
 
 TEST(GprofView, GnuGprofAndReportAgreeGccO0Pie) { check("gcc-O0-pie", "gcc", "-O0", true); }
@@ -185,9 +193,7 @@ TEST(GprofView, ThreadsAreSummedInGmonOut) {
   RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O2 " +
                     shell_quote(programs_dir() + "/gprof_threads.c") + " -o " + shell_quote(exe) + " -lpthread");
   ASSERT_EQ(r.status, 0) << r.err;
-  r = run("HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
-  ASSERT_EQ(r.status, 0) << r.err;
-  const RunResult gp = run("gprof -b " + shell_quote(exe) + " " + shell_quote(out + "/gmon.out"));
+  const RunResult gp = run_then_gprof(exe, out);
   ASSERT_EQ(gp.status, 0) << gp.err;
   const GprofOutput g = parse_gprof(gp.out);
   ASSERT_TRUE(g.graph.count("foo") && g.graph.count("worker")) << gp.out;
@@ -215,9 +221,7 @@ TEST(GprofView, MutualRecursionArcsGoToTheRealCaller) {
   RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O0 " + shell_quote(programs_dir() + "/mutual.c") +
                     " -o " + shell_quote(exe));
   ASSERT_EQ(r.status, 0) << r.err;
-  r = run("HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
-  ASSERT_EQ(r.status, 0) << r.err;
-  const RunResult gp = run("gprof -b " + shell_quote(exe) + " " + shell_quote(out + "/gmon.out"));
+  const RunResult gp = run_then_gprof(exe, out);
   ASSERT_EQ(gp.status, 0) << gp.err;
   const GprofOutput g = parse_gprof(gp.out);
   ASSERT_TRUE(g.graph.count("shade") && g.graph.count("bounce")) << gp.out;
@@ -285,9 +289,7 @@ TEST(GprofView, OpenMPConstructsAppearWithTheirCallers) {
   RunResult r = run(shell_quote(hcc_bin()) + " --hcc-functions=all --hcc-compiler=" + shell_quote(clang) +
                     " -fopenmp -O1 " + shell_quote(programs_dir() + "/gprof_openmp.c") + " -o " + shell_quote(exe));
   ASSERT_EQ(r.status, 0) << r.err;
-  r = run("OMP_NUM_THREADS=2 HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
-  ASSERT_EQ(r.status, 0) << r.err;
-  const RunResult gp = run("gprof -b " + shell_quote(exe) + " " + shell_quote(out + "/gmon.out"));
+  const RunResult gp = run_then_gprof(exe, out, "OMP_NUM_THREADS=2");
   ASSERT_EQ(gp.status, 0) << gp.err;
   const GprofOutput g = parse_gprof(gp.out);
   ASSERT_TRUE(g.graph.count("work") && g.graph.count("kernel")) << gp.out;

@@ -138,17 +138,24 @@ TEST(HostileProfile, DeclaredSizesFarBeyondTheFileAreRefusedBeforeAllocating) {
   expect_refused(d, d.file("wide.cubex"), "refused as not a real profile");
 }
 
-// A valid profile of a recursion 100 000 levels deep (HCC_MAX_DEPTH allows
-// it): every view succeeds within the same bounds, and the tree's text grows
-// linearly (indentation stops at 40 levels; deeper rows print their depth).
-TEST(HostileProfile, HundredThousandNestedCallPathsStayBounded) {
-  TempDir d;
+// A valid profile of one call path nested `n` deep (a recursion 100 000
+// levels deep that HCC_MAX_DEPTH allowed), written to `file`; returns n.
+std::size_t write_deep_profile(const std::string &file) {
   Profile p = sample_profile();
   const std::size_t n = 100000;
   p.cnodes.clear();
   for (std::size_t c = 0; c < n; ++c) p.cnodes.push_back({static_cast<int>(c % 4), static_cast<int>(c) - 1});
   p.excl.assign(2, std::vector<double>(n * p.nloc(), 1.0));
-  write_cubex(p, d.file("deep.cubex"));
+  write_cubex(p, file);
+  return n;
+}
+
+// A valid profile of a recursion 100 000 levels deep (HCC_MAX_DEPTH allows
+// it): every view succeeds within the same bounds, and the tree's text grows
+// linearly (indentation stops at 40 levels; deeper rows print their depth).
+TEST(HostileProfile, HundredThousandNestedCallPathsStayBounded) {
+  TempDir d;
+  const std::size_t n = write_deep_profile(d.file("deep.cubex"));
   for (const char *view : kViews) {
     SCOPED_TRACE(std::string("view '") + view + "'");
     const Result r = bounded_report(std::string(view) + " " + quote(d.file("deep.cubex")), d.path.string());
@@ -166,12 +173,7 @@ TEST(HostileProfile, HundredThousandNestedCallPathsStayBounded) {
 // their output stays linear; the HTML page is the JSON plus a fixed page.
 TEST(HostileProfile, HundredThousandNestedCallPathsInFoldedDiffAndHtml) {
   TempDir d;
-  Profile p = sample_profile();
-  const std::size_t n = 100000;
-  p.cnodes.clear();
-  for (std::size_t c = 0; c < n; ++c) p.cnodes.push_back({static_cast<int>(c % 4), static_cast<int>(c) - 1});
-  p.excl.assign(2, std::vector<double>(n * p.nloc(), 1.0));
-  write_cubex(p, d.file("deep.cubex"));
+  const std::size_t n = write_deep_profile(d.file("deep.cubex"));
   const std::string f = quote(d.file("deep.cubex"));
   for (const std::string view : {"--folded --metric visits " + f, "--diff " + f + " " + f, "--html " + f}) {
     SCOPED_TRACE(view);
