@@ -81,11 +81,18 @@ TEST(SamplingMpi, CpuTimeOutsideMpiIsFoundByUnwindingAndMpiTimeIsMeasured) {
     const double after_init = roots - p.value(paths["MPI_Init"][0], "time", "incl", l) -
                               p.value(paths["MPI_Finalize"][0], "time", "incl", l);
     EXPECT_GT(after_init, seconds) << "rank " << rank;
-    EXPECT_LT(after_init, seconds * 1.1 + 0.1) << "rank " << rank;
-    // Most of it is the sampled computation, not MPI (rank 1 computes twice as long).
-    double sampled = 0;
+    EXPECT_LT(after_init, seconds * 1.1 + 0.1) << "rank " << rank << ": program measured " << seconds << " s";
+    // The time outside MPI calls is the sampled computation under main. (Its
+    // share of the rank's time depends on how the machine schedules the two
+    // ranks, since each waits for the other in MPI_Allreduce; this does not.)
+    double sampled = 0, in_mpi = 0;
     for (int cp : paths["main"]) sampled += p.value(cp, "time", "incl", l);
-    EXPECT_GT(sampled, 0.3 * after_init) << "rank " << rank;
+    for (const auto &[path, cps] : paths)
+      if (path.rfind("MPI_", 0) == 0 && path.find('/') == std::string::npos) in_mpi += total(p, cps, l);
+    const double outside_mpi = roots - in_mpi;
+    EXPECT_GT(sampled, 0.9 * outside_mpi) << "rank " << rank << ": sampled " << sampled << " s of " << outside_mpi
+                                          << " s outside MPI (rank time " << after_init << " s)";
+    EXPECT_GT(sampled, 0.05) << "rank " << rank;
   }
 }
 
