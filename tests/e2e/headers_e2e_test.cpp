@@ -45,10 +45,20 @@ std::string stamp(const std::string &path) {
          read_file(path);
 }
 
-// Copies programs/<name> into a scratch directory; returns it.
+// Copies programs/<name> into a scratch directory; returns it. The grid
+// project's two headers are the rewrite test's fixtures
+// (tests/instrumentor/headers, next to their expected rewrites), so the
+// header whose rewrite is checked line by line is the one measured here.
 std::string project(const std::string &name, const std::string &tag) {
   const std::string dir = scratch_dir(name + "-" + tag);
   fs::copy(programs_dir() + "/" + name, dir, fs::copy_options::recursive);
+  if (name == "headers") {
+    const std::string fixtures = programs_dir() + "/../../instrumentor/headers";
+    fs::create_directories(dir + "/include/geo");
+    fs::create_directories(dir + "/sysinc");
+    fs::copy_file(fixtures + "/include/geo/grid.hpp", dir + "/include/geo/grid.hpp");
+    fs::copy_file(fixtures + "/sysinc/sysdep.hpp", dir + "/sysinc/sysdep.hpp");
+  }
   return dir;
 }
 
