@@ -10,22 +10,14 @@
 #include <fstream>
 
 #include "cubex.hpp"
+#include "report_run.hpp"
 #include "test_util.hpp"
 
 using namespace hcc_test;
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using Result = ReportResult;
 
 // hcc-report ARGS in `cwd`, at most 1 GiB of address space and 60 s:
 // status 124 (timeout) or a failed allocation shows a reader out of bounds.
@@ -33,17 +25,7 @@ Result bounded_report(const std::string &args, const std::string &cwd) {
   const std::string errfile = cwd + "/stderr.txt";
   const std::string cmd = "cd " + quote(cwd) + " && ulimit -v 1048576 && timeout 60 " + quote(HCC_REPORT_EXE) + " " +
                           args + " 2>" + quote(errfile);
-  Result r;
-  FILE *f = ::popen(cmd.c_str(), "r");
-  if (!f) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
-  const int st = ::pclose(f);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  std::ifstream e(errfile);
-  r.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
-  return r;
+  return run_capturing(cmd, errfile);
 }
 
 const char *const kViews[] = {"", "--tree", "--json", "--summary"};

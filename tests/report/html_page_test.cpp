@@ -9,17 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cubex.hpp"
+#include "report_run.hpp"
 #include "test_util.hpp"
 
 using namespace hcc_test;
 
 namespace {
-
-std::string quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 std::pair<int, std::string> report(const std::string &args) {
   const std::string cmd = quote(HCC_REPORT_EXE) + " " + args + " 2>&1";

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cubex.hpp"
+#include "report_run.hpp"
 #include "test_util.hpp"
 
 using namespace hcc_test;
@@ -16,33 +17,14 @@ using nlohmann::json;
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using Result = ReportResult;
 
 // Runs hcc-report with `args` in directory `cwd`.
 Result report(const std::string &args, const std::string &cwd = ".") {
   TempDir errdir;
   const std::string errfile = errdir.file("stderr");
   const std::string cmd = "cd " + quote(cwd) + " && " + quote(HCC_REPORT_EXE) + " " + args + " 2>" + quote(errfile);
-  Result r;
-  FILE *f = ::popen(cmd.c_str(), "r");
-  if (!f) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, n);
-  const int st = ::pclose(f);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  std::ifstream e(errfile);
-  r.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
-  return r;
+  return run_capturing(cmd, errfile);
 }
 
 }  // namespace
