@@ -349,6 +349,8 @@ TEST(MpiE2E, HybridLocationsAreRankTimesOpenMpThreadNumber) {
       // The MPI call is the master's (thread 0) on each rank.
       EXPECT_EQ(at(p, "main/MPI_Allreduce", "visits", l), l % 3 == 0 ? 1.0 : 0.0) << "location " << l;
     }
+    const RunResult anchor = run("tar -xOf " + shell_quote(out + "/profile.cubex") + " anchor.xml");
+    EXPECT_NE(anchor.out.find("key=\"openmp thread numbers of rank 0\" value=\"0 1 2\""), std::string::npos);
   }
 }
 

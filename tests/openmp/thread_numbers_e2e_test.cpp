@@ -46,25 +46,39 @@ TEST_P(OpenMPThreadNumbers, TeamThreadKIsLocationKOthersFollowInStartOrder) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, plain.out);
     Profile p = Profile::load(out);
-    // 4 team threads, the pthread, 4 workers of the nested teams.
-    ASSERT_EQ(p.locations(), 9u);
-    for (size_t l = 0; l < p.locations(); ++l) {
+    // 4 team threads, the pthread, the workers of the nested teams: 4
+    // under libgomp; libomp may give a pool thread two nested teams.
+    const size_t n = p.locations();
+    ASSERT_GE(n, 6u);
+    ASSERT_LE(n, 9u);
+    for (size_t l = 0; l < n; ++l) {
       EXPECT_EQ(p.json()["locations"][l]["thread"].get<int>(), int(l));
       EXPECT_EQ(p.json()["locations"][l]["name"].get<std::string>(), "thread " + std::to_string(l));
     }
     // Thread k calls tick() k + 1 times in each of 3 regions.
     const std::vector<long long> ticks = visits_per_location(p, "tick");
-    for (size_t l = 0; l < 9; ++l) EXPECT_EQ(ticks[l], l < 4 ? 3 * (long long)(l + 1) : 0) << "location " << l;
+    for (size_t l = 0; l < n; ++l) EXPECT_EQ(ticks[l], l < 4 ? 3 * (long long)(l + 1) : 0) << "location " << l;
     // The pthread: first of the others, although it started second.
     const std::vector<long long> helper = visits_per_location(p, "helper_work");
-    for (size_t l = 0; l < 9; ++l) EXPECT_EQ(helper[l], l == 4 ? 1 : 0) << "location " << l;
-    // Nested teams: each team thread is a nested master once; each nested
-    // worker (locations 5..8, in start order) runs nested_tick once.
+    for (size_t l = 0; l < n; ++l) EXPECT_EQ(helper[l], l == 4 ? 1 : 0) << "location " << l;
+    // Nested teams: each team thread is a nested master once; the nested
+    // workers (locations 5.., in start order) run the other 4 nested_ticks.
     const std::vector<long long> nested = visits_per_location(p, "nested_tick");
-    for (size_t l = 0; l < 9; ++l) EXPECT_EQ(nested[l], l == 4 ? 0 : 1) << "location " << l;
+    long long by_nested_workers = 0;
+    for (size_t l = 0; l < n; ++l) {
+      if (l < 4) EXPECT_EQ(nested[l], 1) << "location " << l;
+      if (l == 4) EXPECT_EQ(nested[l], 0);
+      if (l > 4) {
+        EXPECT_GE(nested[l], 1) << "location " << l;
+        by_nested_workers += nested[l];
+      }
+    }
+    EXPECT_EQ(by_nested_workers, 4);
     // The profile says which locations are team threads.
+    std::string numbers = "0 1 2 3";
+    for (size_t l = 4; l < n; ++l) numbers += " -";
     RunResult anchor = run("tar -xOf " + out + "/profile.cubex anchor.xml");
-    EXPECT_NE(anchor.out.find("key=\"openmp thread numbers\" value=\"0 1 2 3 - - - - -\""), std::string::npos);
+    EXPECT_NE(anchor.out.find("key=\"openmp thread numbers\" value=\"" + numbers + "\""), std::string::npos);
   }
 }
 

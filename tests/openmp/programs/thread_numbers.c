@@ -4,8 +4,9 @@
 //  - A pthread runs instrumented code before any team exists: by start order
 //    it would be location 1; it must be location 4 (the first non-team one).
 //  - Thread k of the team calls tick() k + 1 times per region, 3 regions.
-//  - A second outermost region forks nested teams of 2: their 4 new workers
-//    are not team threads of the outermost team and come after the pthread.
+//  - A second outermost region forks nested teams of 2: their workers (4 with
+//    libgomp, libomp may reuse one) are not threads of the outermost team
+//    and come after the pthread.
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
