@@ -9,6 +9,7 @@
 // main → … → the parallel region exactly like the master's. Team records
 // are per master thread, one per nesting level, reused: no allocation and
 // no lock after the first fork at a level; freed when the thread ends.
+#include <dlfcn.h>
 #include <pthread.h>
 
 #include <cstdint>
@@ -29,7 +30,23 @@ using rt::ThreadState;
 struct Team {
   CallPath path;
   ThreadState *master;
+  bool outermost;  // forked by a thread that was in no parallel region
 };
+
+// Location order (thread_state.hpp, claim_team_thread): the first thread to
+// fork an outermost team is the primary master; the members of its outermost
+// teams give their OpenMP thread numbers to their locations, each in the
+// first such region it joins. Teams of other masters (std::threads that fork
+// teams of their own) and nested teams claim nothing.
+ThreadState *g_primary_master = nullptr;
+
+// omp_get_thread_num of whichever OpenMP runtime the program uses (libgomp,
+// libomp): the runtime itself is built without OpenMP. Null: no numbers.
+int omp_thread_num() {
+  using Fn = int (*)();
+  static Fn fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "omp_get_thread_num"));
+  return fn ? fn() : -1;
+}
 
 constexpr int kLevels = 16;  // nested forks by one thread deeper than this are not adopted
 
@@ -74,6 +91,10 @@ void begin(PompRegion *r, Team *team) {
   ThreadState *ts = rt::current_thread_state();
   Levels &l = levels();
   Levels::Open o{ts->depth, false};
+  // Once per thread, not per region: team_asked is set by the first claim.
+  if (team && team->outermost && !ts->team_asked &&
+      team->master == __atomic_load_n(&g_primary_master, __ATOMIC_ACQUIRE))
+    rt::claim_team_thread(ts, omp_thread_num());
   if (team && team->master != ts) {
     o.base = rt::adopt_path(ts, team->path);
     o.adopted = true;
@@ -100,6 +121,11 @@ extern "C" __attribute__((visibility("default"))) void POMP2_Parallel_fork(
     team = l.teams[l.forks];
     hcc::rt::capture_path(ts, team->path);
     team->master = ts;
+    team->outermost = l.begins == 0;
+    if (team->outermost) {
+      ThreadState *none = nullptr;
+      __atomic_compare_exchange_n(&g_primary_master, &none, ts, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
   }
   ++l.forks;
   if (r) __atomic_store_n(&r->last_team, static_cast<void *>(team), __ATOMIC_RELEASE);

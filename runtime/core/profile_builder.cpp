@@ -347,8 +347,18 @@ Profile build_local_profile(BuildFor what) {
     todo.insert(todo.end(), kids[m].rbegin(), kids[m].rend());
   }
 
-  for (size_t l = 0; l < threads.size(); ++l)
+  // threads_snapshot() put the outermost team's threads first, by OpenMP
+  // thread number: location l of a team thread is its omp_get_thread_num().
+  // The attribute says which locations are team threads ("-": another thread).
+  std::string team_numbers;
+  bool any_team = false;
+  for (size_t l = 0; l < threads.size(); ++l) {
     p.locations.push_back({"thread " + std::to_string(l), 0, int(l)});
+    const int32_t k = __atomic_load_n(&threads[l]->team_thread, __ATOMIC_ACQUIRE);
+    any_team = any_team || k >= 0;
+    team_numbers += (l ? " " : "") + (k >= 0 ? std::to_string(k) : std::string("-"));
+  }
+  if (any_team) p.attrs.emplace_back("openmp thread numbers", team_numbers);
 
   // Recursion folded into some call path (fold.hpp): its depth is a metric.
   bool folded_recursion = false;

@@ -7,11 +7,14 @@
 #include "metrics.hpp"
 #include "output.hpp"
 #include "profile_builder.hpp"
+#include "adopt.hpp"
 #include "thread_state.hpp"
 
 namespace hcc::rt::testing {
 
 profile::Profile build_profile_now() { return build_local_profile(); }
+
+void claim_team_thread(int k) { hcc::rt::claim_team_thread(hcc::rt::current_thread_state(), k); }
 
 std::string write_profile_now() { return write_profile(build_local_profile()); }
 

@@ -38,6 +38,11 @@ HCC_TESTING_API bool recursion_mode();
 // "tsc" or "CLOCK_MONOTONIC".
 HCC_TESTING_API std::string clock_name();
 
+// What pomp/team.cpp does once per thread in its first outermost parallel
+// region (thread_state.hpp): the calling thread claims OpenMP thread number
+// `k` for the location order.
+HCC_TESTING_API void claim_team_thread(int k);
+
 // HCC_* parsing of an arbitrary environment, as the runtime does at start.
 struct EnvCheck {
   std::vector<std::string> messages;

@@ -5,6 +5,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -87,6 +88,7 @@ ThreadState *thread_state_create() {
   ts->depth = 0;
   compute_fast_limit(ts);
   ts->tid = pid_t(syscall(SYS_gettid));
+  ts->team_thread = -1;
 
   pthread_mutex_lock(&g_lock);
   ts->location = uint32_t(threads().size());
@@ -137,7 +139,29 @@ std::vector<ThreadState *> threads_snapshot() {
   pthread_mutex_lock(&g_lock);
   std::vector<ThreadState *> copy = threads();
   pthread_mutex_unlock(&g_lock);
+  // Team threads by OpenMP thread number (unique, see claim_team_thread),
+  // then the rest in start order: the list is in start order already and
+  // the sort is stable. Keys are read once: a snapshot build runs while
+  // other threads may still claim.
+  std::vector<std::pair<uint64_t, ThreadState *>> keyed;
+  for (ThreadState *t : copy) {
+    int32_t k = __atomic_load_n(&t->team_thread, __ATOMIC_ACQUIRE);
+    keyed.emplace_back(k >= 0 ? uint64_t(uint32_t(k)) : uint64_t(1) << 32, t);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (size_t i = 0; i < copy.size(); ++i) copy[i] = keyed[i].second;
   return copy;
+}
+
+void claim_team_thread(ThreadState *ts, int thread_num) {
+  pthread_mutex_lock(&g_lock);
+  if (!ts->team_asked) {
+    ts->team_asked = true;
+    bool taken = thread_num < 0;
+    for (const ThreadState *t : threads()) taken = taken || (t != ts && t->team_thread == thread_num);
+    if (!taken) __atomic_store_n(&ts->team_thread, int32_t(thread_num), __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&g_lock);
 }
 
 bool any_thread() {

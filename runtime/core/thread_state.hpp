@@ -44,7 +44,9 @@ struct ThreadState {
   // --- cold ---
   uint32_t max_depth;   // HCC_MAX_DEPTH when the thread started
   uint32_t depth_region;  // id of the depth-cut region; kNoRegion until first hit
-  uint32_t location;    // thread number, in order of first event
+  uint32_t location;    // start number: order of first event (the profile's order is team_thread's)
+  int32_t team_thread;  // OpenMP thread number in the outermost team, claimed once (claim_team_thread); -1 none
+  bool team_asked;      // claim_team_thread ran for this thread (first outermost region only)
   uint64_t dropped;     // enters below the depth cut, in total
   bool ended;           // the thread has exited (its frames were closed then)
   pid_t tid;
@@ -81,8 +83,18 @@ void close_frames(ThreadState *ts, uint32_t target, uint64_t t);
 // Recomputes fast_limit from capacity, depth limit and mode (hcc_resume).
 void compute_fast_limit(ThreadState *ts);
 
-// All thread states in location order (a copy, taken under the lock).
+// All thread states in location order (a copy, taken under the lock): the
+// threads that claimed an OpenMP thread number of the outermost team by that
+// number, then all others by start number. Every view of the profile, the
+// trace and gmon.out takes its locations from here, so they agree.
 std::vector<ThreadState *> threads_snapshot();
+
+// The OpenMP layer (pomp/team.cpp) calls this once per thread, in the first
+// parallel region of the outermost team it joins, with omp_get_thread_num().
+// The number is kept unless another thread holds it already (a pool that
+// changed between regions): then the thread stays among the others.
+// Cold: once per thread, under the thread-list lock.
+void claim_team_thread(ThreadState *ts, int thread_num);
 bool any_thread();  // has any region been entered in this process?
 
 // fork(): lock held across the fork; the child keeps only its own thread.

@@ -178,7 +178,7 @@ TEST_P(ControlFlowOpenMP, MasterFollowsTheFirstLoopOnThreadZeroAndTheSecondLoopF
   ASSERT_GE(loop1, 0);
   ASSERT_GE(master, 0);
   ASSERT_GE(loop2, 0);
-  // Location 0 is the master thread (the first to enter a region).
+  // Location k is OpenMP thread k (runtime/core/README.md, "Location order"): 0 is the master.
   EXPECT_EQ(p.json()["callpaths"][master]["predecessors"].size(), 1u);
   EXPECT_EQ(counts(p, master, loop1), (std::vector<long long>{3, 0, 0, 0}));
   EXPECT_EQ(p.json()["callpaths"][loop2]["predecessors"].size(), 2u);

@@ -319,6 +319,41 @@ TEST(MpiE2E, HybridOpenMpGivesRankTimesThreadLocations) {
   EXPECT_EQ(p.total_visits("MPI_Allreduce"), 2);  // thread 1 of each rank makes no MPI call
 }
 
+// MPI + OpenMP, rank x thread order: location (r, k) is OpenMP thread k of
+// rank r (runtime/core/thread_state.hpp), which calls tick() k + 1 times per
+// region; the thread start order is random, so the run is repeated.
+TEST(MpiE2E, HybridLocationsAreRankTimesOpenMpThreadNumber) {
+  const std::string dir = scratch_dir("hybrid-numbers");
+  const std::string src = shell_quote(programs_dir() + "/hybrid_numbers.c");
+  const std::string inst = dir + "/hcc.exe";
+  const RunResult bi = run(shell_quote(hcc_bin()) + " --hcc-functions=all " + shell_quote(HCC_MPICC) + " -fopenmp -O1 " +
+                           src + " -o " + shell_quote(inst));
+  ASSERT_EQ(bi.status, 0) << bi.err;
+  for (int rep = 0; rep < 3; ++rep) {
+    SCOPED_TRACE("run " + std::to_string(rep));
+    const std::string out = dir + "/out" + std::to_string(rep);
+    const RunResult b = run("OMP_DYNAMIC=false HCC_VERBOSE=0 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) +
+                            shell_quote(inst));
+    ASSERT_EQ(b.status, 0) << b.err;
+    EXPECT_EQ(b.out, "total 120\n");
+    const Profile p = Profile::load(out);
+    ASSERT_EQ(p.locations(), 6u);
+    const std::vector<int> ticks = p.callpaths_where([](const std::string &n) { return n == "tick"; });
+    for (int l = 0; l < 6; ++l) {
+      const auto &loc = p.json()["locations"][l];
+      EXPECT_EQ(loc["rank"].get<int>(), l / 3);
+      EXPECT_EQ(loc["thread"].get<int>(), l % 3);
+      double v = 0;
+      for (int c : ticks) v += p.value(c, "visits", "excl", l);
+      EXPECT_EQ(v, 2.0 * (l % 3 + 1)) << "location " << l;
+      // The MPI call is the master's (thread 0) on each rank.
+      EXPECT_EQ(at(p, "main/MPI_Allreduce", "visits", l), l % 3 == 0 ? 1.0 : 0.0) << "location " << l;
+    }
+    const RunResult anchor = run("tar -xOf " + shell_quote(out + "/profile.cubex") + " anchor.xml");
+    EXPECT_NE(anchor.out.find("key=\"openmp thread numbers of rank 0\" value=\"0 1 2\""), std::string::npos);
+  }
+}
+
 TEST(MpiE2E, DefaultDirectoryOnlyFromRankZero) {
   const std::string dir = scratch_dir("defaultdir");
   const std::string exe = build(dir, "ring.c", "hcc");

@@ -31,15 +31,23 @@ std::string omp_path(const Profile &p, int c) {
 }
 
 // Sum over all locations of `metric`.excl for every call path named `path`.
-double sum_at(const Profile &p, const std::string &path, const std::string &metric,
-              int min_location = 0) {
+double sum_at(const Profile &p, const std::string &path, const std::string &metric) {
   double v = 0;
   const auto &cps = p.json()["callpaths"];
   for (size_t c = 0; c < cps.size(); ++c) {
     if (omp_path(p, int(c)) != path) continue;
     const auto &vals = cps[c]["values"][metric]["excl"];
-    for (size_t l = size_t(min_location); l < vals.size(); ++l) v += vals[l].get<double>();
+    for (size_t l = 0; l < vals.size(); ++l) v += vals[l].get<double>();
   }
+  return v;
+}
+
+// `metric`.excl at location `l` of every call path named `path`, summed.
+double value_at(const Profile &p, const std::string &path, const std::string &metric, size_t l) {
+  double v = 0;
+  const auto &cps = p.json()["callpaths"];
+  for (size_t c = 0; c < cps.size(); ++c)
+    if (omp_path(p, int(c)) == path) v += cps[c]["values"][metric]["excl"][l].get<double>();
   return v;
 }
 
@@ -93,7 +101,9 @@ TEST_P(OpenMP, ConstructsHaveExactVisitsAndWorkersSitUnderTheMaster) {
   // master, masked filter(1) (another thread, same role) and the master
   // part of `parallel master` (a second parallel region): once each.
   EXPECT_EQ(sum_at(p, "main/parallel/master", "visits"), 3);
-  EXPECT_EQ(sum_at(p, "main/parallel/master", "visits", 1), 1);  // the masked one, on thread 1
+  // Location k is OpenMP thread k: the master's two on 0, the masked one on 1.
+  EXPECT_EQ(value_at(p, "main/parallel/master", "visits", 0), 2);
+  EXPECT_EQ(value_at(p, "main/parallel/master", "visits", 1), 1);
   // taskgroup and taskloop (role taskgroup: POMP2 has no taskloop event),
   // each once on the thread running the single; their tasks run somewhere.
   EXPECT_EQ(sum_at(p, "main/parallel/single/single sblock/taskgroup", "visits"), 2);
@@ -108,7 +118,7 @@ TEST_P(OpenMP, ConstructsHaveExactVisitsAndWorkersSitUnderTheMaster) {
   // A worker's function under the parallel region under main: leaf() is
   // called by each of the 4 threads, 3 of them workers.
   EXPECT_EQ(sum_at(p, "main/parallel/leaf", "visits"), 4);
-  EXPECT_EQ(sum_at(p, "main/parallel/leaf", "visits", 1), 3);
+  for (size_t l = 0; l < 4; ++l) EXPECT_EQ(value_at(p, "main/parallel/leaf", "visits", l), 1) << l;
   // The combined `parallel for`: 64 iterations call leaf().
   EXPECT_EQ(sum_at(p, "main/parallel/loop/leaf", "visits"), 64);
   // Load imbalance: iteration i costs i + 1, static schedule: threads 0..2

@@ -234,6 +234,25 @@ TEST(Trace, OpenMPWorkersAreLocationsStartingAtTheParallelRegion) {
   EXPECT_NE(first_on_worker.find("parallel"), std::string::npos) << first_on_worker;
 }
 
+// Trace locations follow the profile's order (runtime/core/thread_state.hpp):
+// OpenMP thread k of the outermost team is location k, a pthread that started
+// before the team comes after it. Start order is random: three runs.
+TEST(Trace, OpenMPThreadKIsLocationKOtherThreadsFollow) {
+  const std::string dir = scratch_dir("trace-omp-numbers");
+  const std::string exe = build(dir, "omp_numbers.c", "-fopenmp");
+  for (int rep = 0; rep < 3; ++rep) {
+    SCOPED_TRACE("run " + std::to_string(rep));
+    const RunResult r = run_in(dir, "OMP_DYNAMIC=false HCC_OVERWRITE=1 HCC_TRACE=1", exe);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "sum 50 helper 42\n");
+    const std::vector<Event> ev = events_of(dir + "/out/traces.otf2");
+    EXPECT_EQ(check_nesting(ev), "");
+    for (int l = 0; l < 4; ++l) EXPECT_EQ(events(ev, "ENTER", "tick", l), l + 1) << "location " << l;
+    EXPECT_EQ(events(ev, "ENTER", "helper_work", 4), 1);
+    EXPECT_EQ(events(ev, "ENTER", "tick"), 10);
+  }
+}
+
 TEST(Trace, NothingIsTracedWithoutHccTrace) {
   const std::string dir = scratch_dir("trace-off");
   const std::string exe = build(dir, "fib.c");

@@ -103,8 +103,11 @@ void merge_and_write() {
 
   profile::Profile p = asm_.take();
   p.attrs = local.attrs;
-  for (auto &[k, v] : p.attrs)
+  for (auto &[k, v] : p.attrs) {
     if (k == "threads") v = std::to_string(p.nloc());
+    // Per location of one process (runtime/core/profile_builder.cpp): here rank 0's.
+    if (k == "openmp thread numbers") k += " of rank 0";
+  }
   p.attrs.emplace_back("mpi ranks", std::to_string(g_size));
   p.machine = local.machine;
   hcc_svc_set_file_tag("");  // the one merged profile: profile.cubex
