@@ -3,7 +3,13 @@
 // patterns and a cached successor under the wrong parent, checked by exact
 // visits, call paths and predecessor counts, and by how many enters left the
 // fast path (testing::general_enters) where this machine has a fast path.
+// The same tests run again with HCC_CFG=off (CctSiblingLookupWithCfgOff in
+// CMakeLists.txt): the lookup and the visits must not depend on it, and the
+// profile then has no predecessor lists.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
 
 #include "hcc/hcc.h"
 #include "test_util.hpp"
@@ -26,6 +32,21 @@ std::string preds(const hcc::profile::Profile &p, int c) {
   }
   return out;
 }
+
+bool cfg_off() {
+  const char *v = std::getenv("HCC_CFG");
+  return v && std::strcmp(v, "off") == 0;
+}
+
+// Predecessors of call path `path` as preds() prints them; with HCC_CFG=off
+// the profile must have none at all.
+#define EXPECT_PREDS(p, path, expected)                                            \
+  do {                                                                             \
+    if (cfg_off())                                                                 \
+      EXPECT_TRUE((p).preds.empty()) << "HCC_CFG=off wrote predecessor lists";     \
+    else                                                                           \
+      EXPECT_EQ(preds((p), find_path((p), path)), expected);                       \
+  } while (0)
 
 double visits(const hcc::profile::Profile &p, const std::vector<std::string> &path) {
   int c = find_path(p, path);
@@ -62,8 +83,8 @@ TEST(CctSiblingLookup, TwoSiblingsCalledInTurnStayOnTheFastPathWithExactCounts) 
   EXPECT_EQ(visits(p, {"sib_two_root", "sib_a"}), 1002);
   EXPECT_EQ(visits(p, {"sib_two_root", "sib_b"}), 1002);
   EXPECT_EQ(tu::children(p, find_path(p, {"sib_two_root"})).size(), 2u);
-  EXPECT_EQ(preds(p, find_path(p, {"sib_two_root", "sib_a"})), "sib_two_root:1,sib_b:1001");
-  EXPECT_EQ(preds(p, find_path(p, {"sib_two_root", "sib_b"})), "sib_a:1002");
+  EXPECT_PREDS(p, (std::vector<std::string>{"sib_two_root", "sib_a"}), "sib_two_root:1,sib_b:1001");
+  EXPECT_PREDS(p, (std::vector<std::string>{"sib_two_root", "sib_b"}), "sib_a:1002");
 }
 
 TEST(CctSiblingLookup, ThreeSiblingsCalledInTurnStayOnTheFastPathWithExactCounts) {
@@ -79,9 +100,9 @@ TEST(CctSiblingLookup, ThreeSiblingsCalledInTurnStayOnTheFastPathWithExactCounts
   if (hcc::rt::testing::fast_path_available()) EXPECT_EQ(slow, 0u) << "a() b() c() in turn missed the lookup";
   auto p = hcc::rt::testing::build_profile_now();
   for (const char *s : {"sib_a", "sib_b", "sib_c"}) EXPECT_EQ(visits(p, {"sib_three_root", s}), 502) << s;
-  EXPECT_EQ(preds(p, find_path(p, {"sib_three_root", "sib_a"})), "sib_three_root:1,sib_c:501");
-  EXPECT_EQ(preds(p, find_path(p, {"sib_three_root", "sib_b"})), "sib_a:502");
-  EXPECT_EQ(preds(p, find_path(p, {"sib_three_root", "sib_c"})), "sib_b:502");
+  EXPECT_PREDS(p, (std::vector<std::string>{"sib_three_root", "sib_a"}), "sib_three_root:1,sib_c:501");
+  EXPECT_PREDS(p, (std::vector<std::string>{"sib_three_root", "sib_b"}), "sib_a:502");
+  EXPECT_PREDS(p, (std::vector<std::string>{"sib_three_root", "sib_c"}), "sib_b:502");
 }
 
 // Two parents in turn, each calling children: the same region under both
@@ -119,11 +140,11 @@ TEST(CctSiblingLookup, NestedCallsInTurnKeepTheirCallPathsApart) {
   EXPECT_EQ(visits(p, {"nest_root", "nest_q", "sib_a"}), 604);
   EXPECT_EQ(find_path(p, {"nest_root", "nest_q", "sib_b"}), -1);
   EXPECT_EQ(find_path(p, {"nest_root", "sib_a"}), -1);
-  EXPECT_EQ(preds(p, find_path(p, {"nest_root", "nest_p"})), "nest_root:1,nest_q:301");
-  EXPECT_EQ(preds(p, find_path(p, {"nest_root", "nest_q"})), "nest_p:302");
-  EXPECT_EQ(preds(p, find_path(p, {"nest_root", "nest_p", "sib_a"})), "nest_p:302");
-  EXPECT_EQ(preds(p, find_path(p, {"nest_root", "nest_p", "sib_b"})), "sib_a:302");
-  EXPECT_EQ(preds(p, find_path(p, {"nest_root", "nest_q", "sib_a"})), "nest_q:302,sib_a:302");
+  EXPECT_PREDS(p, (std::vector<std::string>{"nest_root", "nest_p"}), "nest_root:1,nest_q:301");
+  EXPECT_PREDS(p, (std::vector<std::string>{"nest_root", "nest_q"}), "nest_p:302");
+  EXPECT_PREDS(p, (std::vector<std::string>{"nest_root", "nest_p", "sib_a"}), "nest_p:302");
+  EXPECT_PREDS(p, (std::vector<std::string>{"nest_root", "nest_p", "sib_b"}), "sib_a:302");
+  EXPECT_PREDS(p, (std::vector<std::string>{"nest_root", "nest_q", "sib_a"}), "nest_q:302,sib_a:302");
 }
 
 // A successor that changes (an `if` in the loop) misses and refills the
@@ -140,8 +161,8 @@ TEST(CctSiblingLookup, ASuccessorThatChangesKeepsExactPredecessorCounts) {
   auto p = hcc::rt::testing::build_profile_now();
   EXPECT_EQ(visits(p, {"sib_if_root", "sib_a"}), 10);
   EXPECT_EQ(visits(p, {"sib_if_root", "sib_b"}), 30);
-  EXPECT_EQ(preds(p, find_path(p, {"sib_if_root", "sib_a"})), "sib_if_root:1,sib_b:9");
-  EXPECT_EQ(preds(p, find_path(p, {"sib_if_root", "sib_b"})), "sib_a:10,sib_b:20");
+  EXPECT_PREDS(p, (std::vector<std::string>{"sib_if_root", "sib_a"}), "sib_if_root:1,sib_b:9");
+  EXPECT_PREDS(p, (std::vector<std::string>{"sib_if_root", "sib_b"}), "sib_a:10,sib_b:20");
 }
 
 // A → B → A' (folded, fold.hpp), then x under B: while A' was the previous
@@ -178,7 +199,7 @@ TEST(CctSiblingLookup, ACachedSuccessorUnderAnotherParentIsNotTaken) {
   EXPECT_EQ(visits(p, {"fold_root", "fold_a"}), 10);
   EXPECT_EQ(visits(p, {"fold_root", "fold_a", "fold_b"}), 10);
   EXPECT_EQ(visits(p, {"fold_root", "fold_a", "fold_b", "fold_x"}), 10);
-  EXPECT_EQ(preds(p, find_path(p, {"fold_root", "fold_x"})), "fold_a:5");
+  EXPECT_PREDS(p, (std::vector<std::string>{"fold_root", "fold_x"}), "fold_a:5");
 }
 
 }  // namespace
