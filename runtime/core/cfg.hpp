@@ -1,8 +1,8 @@
 // hcc runtime — control flow: which call path ran just before each entry of
 // another (Fürlinger & Moore's predecessor lists, as ompP reports them).
 //
-// Each thread keeps, next to its current frame, `prev`: the node of its last
-// event. An enter of node N counts `prev` in N's predecessor list and makes N
+// Each thread knows, next to its current frame, the previous node: the node
+// of its last event (prev_node() below). An enter of node N counts `prev` in N's predecessor list and makes N
 // the previous node; an exit of N makes N the previous node, so the next
 // sibling entered sees N. So a predecessor is the parent (N is the first
 // child entered since the parent was entered) or a sibling that returned just
