@@ -70,6 +70,7 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d) {
   ThreadState *ts = t_state;
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   if (!ts) ts = thread_state_create();
+  ++ts->general_enters;  // testing::general_enters
   if (region == 0) region = register_region(d);
   if (region == kExcludedId) return;  // filtered when it registered just now
   // hcc_pause: skipped, counted so their exits are recognised (exit_repair).
@@ -116,7 +117,6 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d) {
 __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   ThreadState *ts = t_state;
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
-  if (ts) ++ts->general_enters;
   if (ts && region + 1 > 1 && enter_folded_lane(ts, region)) return;
   return enter_slow(d);
 }

@@ -48,7 +48,7 @@ struct ThreadState {
   uint32_t depth_region;  // id of the depth-cut region; kNoRegion until first hit
   uint32_t location;    // thread number, in order of first event
   uint64_t dropped;     // enters below the depth cut, in total
-  uint64_t general_enters;  // enters that left the fast path (testing::general_enters)
+  uint64_t general_enters;  // enters that reached enter_slow (testing::general_enters)
   bool ended;           // the thread has exited (its frames were closed then)
   pid_t tid;
   JmpMark marks[kJmpMarks];
