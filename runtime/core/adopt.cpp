@@ -29,16 +29,17 @@ void capture_path(ThreadState *ts, CallPath &out) {
 
 uint32_t adopt_path(ThreadState *ts, const CallPath &path) {
   const uint32_t base = ts->depth;
-  Node *const prev = ts->prev;
+  Node *const prev = prev_node(ts);
   for (uint32_t i = 0; i < path.n; ++i) {
     // Below the depth cut the worker records nothing of the path: its
     // events then go where the general path puts them (the cut node).
     if (ts->depth >= ts->max_depth) break;
     if (ts->depth + 2 > ts->capacity) thread_state_grow(ts);
+    Succ *const s = ts->succ;
     push_region(ts, path.regions[i]);
     Node *n = attributed(ts->stack[ts->depth].node);
-    --n->visits;      // the master counted this visit, not the worker
-    --n->pred_count;  // nor its predecessor (cfg.hpp): push_region put it in the node
+    --n->visits;    // the master counted this visit, not the worker
+    --*s->count;    // nor its predecessor (cfg.hpp): push_region counted it through s
     n->adopted = 1;   // kept in the merge although it has no visits here
     services_enter(ts);
   }
@@ -47,15 +48,15 @@ uint32_t adopt_path(ThreadState *ts, const CallPath &path) {
   // there (a sibling, e.g. the previous parallel region).
   if (ts->depth > base) {
     Node *top = attributed(ts->stack[ts->depth].node);
-    ts->prev = prev->parent == top ? prev : top;
+    ts->succ = prev->parent == top ? &prev->after_exit : &top->after_enter;
   }
   return base;
 }
 
 void leave_adopted(ThreadState *ts, uint32_t base) {
-  Node *const prev = ts->prev;  // the worker's last construct, not the base frames
+  Succ *const succ = ts->succ;  // the worker's last construct, not the base frames
   close_frames(ts, base, clock_now());
-  ts->prev = prev;
+  ts->succ = succ;
 }
 
 }  // namespace hcc::rt

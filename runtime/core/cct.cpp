@@ -7,8 +7,14 @@
 
 namespace hcc::rt {
 
-Node g_no_child = {kNoRegion, 0,       nullptr, 0, 0, nullptr, 0, nullptr, nullptr, nullptr, nullptr,
-                   0,         0,       0,       kReal, 0, 0, 0, 0, nullptr, nullptr};
+alignas(16) Node g_no_child = {{nullptr, nullptr}, kNoRegion, 0, {nullptr, nullptr}, nullptr, 0, 0, nullptr, nullptr, 0,
+                               nullptr,            nullptr,   nullptr, 0, 0, 0, kReal, 0, 0, 0, 0, nullptr, nullptr};
+
+void node_init_links(Node *n) {
+  n->cache = &g_no_child;
+  n->after_exit.next = &g_no_child;
+  n->after_enter.next = &g_no_child;
+}
 
 namespace {
 constexpr uint32_t kListMax = 8;          // siblings walked before switching to a table
@@ -37,7 +43,7 @@ void *Arena::alloc(size_t bytes) {
 void cct_init(Cct &c, uint32_t n_extra) {
   std::memset(&c.root, 0, sizeof c.root);
   c.root.region = kNoRegion;
-  c.root.cache = &g_no_child;
+  node_init_links(&c.root);
   c.n_extra = n_extra;
   c.next_seq = 0;
 }
@@ -85,7 +91,7 @@ Node *cct_child(Cct &c, Node *p, uint32_t region) {
     }
   Node *n = static_cast<Node *>(c.arena.alloc(sizeof(Node) + sizeof(uint64_t) * c.n_extra));
   n->region = region;
-  n->cache = &g_no_child;
+  node_init_links(n);
   n->parent = p;
   if (ancestor) {
     n->kind = kForward;
@@ -108,7 +114,7 @@ Node *cct_proxy(Cct &c, Node *n) {
   Node *px = static_cast<Node *>(c.arena.alloc(sizeof(Node) + sizeof(uint64_t) * c.n_extra));
   px->region = kProxyRegion;
   px->kind = kProxy;
-  px->cache = &g_no_child;  // a child entered under a proxy is looked up under `link`
+  node_init_links(px);  // a child entered under a proxy is looked up under `link`
   px->link = n;
   // Release: the builder may read it from another thread.
   __atomic_store_n(&n->link, px, __ATOMIC_RELEASE);

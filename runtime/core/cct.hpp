@@ -1,9 +1,12 @@
 // hcc runtime — one thread's call-context tree (CCT).
 //
 // A node is one call path of this thread. The fields touched on every event
-// (region, cache, visits, inclusive ticks) come first so one cache line serves
-// enter and exit. Child lookup: the parent's `cache` (last child found) hits in
-// the common case; else a sibling list, which becomes an open-addressing table
+// (successor slots, region, parent, visits, inclusive ticks) come first so one
+// cache line serves enter and exit. Child lookup on the fast path: the
+// successor slot of the thread's previous event (cfg.hpp) names the node
+// entered after that event last time, and it is the child when its region
+// and parent match. The general path then tries the parent's `cache` (last
+// child found), then a sibling list, which becomes an open-addressing table
 // once a node has many children. Nodes come from a per-thread bump arena, so
 // nothing is allocated once a program's call paths have all been seen.
 #pragma once
@@ -34,18 +37,35 @@ enum NodeKind : uint8_t {
                  // never in a thread's tree, never on the stack
 };
 
+struct Node;
+
+// Control flow's successor cache (cfg.hpp), one per event of a node: the
+// node entered right after that event last time, and the predecessor count
+// of (this node -> next) in next's list, so a hit counts without a search.
+struct Succ {
+  Node *next;       // &g_no_child until something was entered after the event
+  uint64_t *count;  // valid whenever next is not the sentinel
+};
+
 struct Node {
+  // The fields every event touches come first (one cache line: 64 bytes).
+  // after_exit sits at offset 0 so the exit fast path stores the node's own
+  // address as the thread's successor slot; after_enter sits at offset 24,
+  // which is 8 modulo 16 (nodes are 16-byte aligned), so prev_node() tells
+  // the two apart and the thread needs no separate previous-node pointer.
+  Succ after_exit;       // what was entered right after this node's exit (a sibling, itself)
   uint32_t region;       // descriptor id value (region index + 1)
   uint32_t nchildren;
-  Node *cache;           // child found last time; &g_no_child when none yet (never a kForward)
+  Succ after_enter;      // what was entered right after this node's enter (its first child)
+  Node *parent;          // the enter fast path checks a cached successor's parent
   uint64_t visits;       // counted at enter (kForward: calls made through the link)
   uint64_t incl;         // inclusive ticks of closed visits (kProxy: exclusive ticks, see fold.hpp)
-  // Control flow (cfg.hpp): the predecessor counted last and how often it
-  // came before this node; the fast path compares the thread's previous node
-  // with pred_key and counts a hit here. Other predecessors: pred_more.
-  const Node *pred_key;  // null until the first visit (never equal to a thread's previous node)
+  // --- the general paths only ---
+  Node *cache;           // child found last time; &g_no_child when none yet (kForward included)
+  // Control flow (cfg.hpp): the first predecessor and its count; the others
+  // in pred_more. Counts never move, so a Succ may point at one.
+  const Node *pred_key;  // null until the first visit
   uint64_t pred_count;
-  Node *parent;
   Node *first_child;     // newest first; published with release for readers
   Node *next_sibling;
   Node **table;          // children by region, once nchildren > kListMax
@@ -72,9 +92,16 @@ struct Node {
   const uint64_t *extra() const { return reinterpret_cast<const uint64_t *>(this + 1); }
 };
 static_assert(sizeof(Node) % alignof(uint64_t) == 0, "extra counters follow a Node");
+static_assert(offsetof(Node, after_exit) == 0 && offsetof(Node, after_enter) % 16 == 8,
+              "prev_node() tells the two successor slots apart by address");
+static_assert(offsetof(Node, incl) + sizeof(uint64_t) <= 64, "the hot fields share one cache line");
 
-// Sentinel every new node's cache points to, so the hot path needs no null test.
+// Sentinel every new node's cache and successor slots point to, so the hot
+// path needs no null test (its region never matches).
 extern Node g_no_child;
+
+// A fresh node's successor slots and cache (the arena hands out zeroed memory).
+void node_init_links(Node *n);
 
 // Chunked bump allocator, one per thread, never freed (threads that ended
 // still appear in the profile).
@@ -88,7 +115,7 @@ class Arena {
 };
 
 struct Cct {
-  Node root;            // sentinel above the thread's roots; region kNoRegion
+  alignas(16) Node root;  // sentinel above the thread's roots; region kNoRegion
   Arena arena;
   uint32_t n_extra = 0; // extra counters per node, fixed when the thread starts
   uint32_t next_seq = 0;

@@ -5,16 +5,13 @@ namespace hcc::rt {
 
 bool g_cfg = true;
 
-void cfg_miss(ThreadState *ts, Node *n, const Node *prev) {
-  if (!g_cfg) {  // HCC_CFG=off: keep the fast path hitting, count nothing
-    n->pred_key = prev;
-    return;
-  }
+uint64_t *cfg_count(ThreadState *ts, Node *n, const Node *prev) {
+  if (!g_cfg) return &n->pred_count;  // HCC_CFG=off: counted nowhere that is written
+  if (n->pred_key == prev) return &n->pred_count;
   if (!n->pred_key) {  // first visit
-    n->pred_key = prev;
-    n->pred_count = 1;
     n->pred_order = 0;
-    return;
+    __atomic_store_n(&n->pred_key, prev, __ATOMIC_RELAXED);  // the builder may read it now
+    return &n->pred_count;
   }
   uint32_t seen = 1;
   PredEntry *e = n->pred_more;
@@ -26,16 +23,12 @@ void cfg_miss(ThreadState *ts, Node *n, const Node *prev) {
     e->next = n->pred_more;
     __atomic_store_n(&n->pred_more, e, __ATOMIC_RELEASE);  // the builder may read it now
   }
-  // The predecessor seen last stays in the node: a loop's steady state hits.
-  const Node *k = n->pred_key;
-  const uint64_t c = n->pred_count;
-  const uint32_t o = n->pred_order;
-  n->pred_key = e->key;
-  n->pred_count = e->count + 1;
-  n->pred_order = e->order;
-  e->key = k;
-  e->count = c;
-  e->order = o;
+  return &e->count;
+}
+
+void cfg_miss(ThreadState *ts, Succ *s, Node *n) {
+  s->count = cfg_count(ts, n, prev_node(ts));
+  s->next = n;
 }
 
 void cfg_clear(Node *n) {

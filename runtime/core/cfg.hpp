@@ -1,8 +1,8 @@
 // hcc runtime — control flow: which call path ran just before each entry of
 // another (Fürlinger & Moore's predecessor lists, as ompP reports them).
 //
-// Each thread keeps, next to its current frame, `prev`: the node of its last
-// event. An enter of node N counts `prev` in N's predecessor list and makes N
+// Each thread knows, next to its current frame, the previous node: the node
+// of its last event (prev_node() below). An enter of node N counts `prev` in N's predecessor list and makes N
 // the previous node; an exit of N makes N the previous node, so the next
 // sibling entered sees N. So a predecessor is the parent (N is the first
 // child entered since the parent was entered) or a sibling that returned just
@@ -10,13 +10,22 @@
 // is never N's predecessor. Example: `for 20 times { foo(); bar(); }` in main
 // gives foo ← main 1, bar 19 and bar ← foo 20.
 //
-// Storage: per node, the predecessor counted last and its count live in the
-// node itself (pred_key, pred_count), so the fast path's extra work is one
-// compare with the thread's prev, one increment and two stores (prev at enter
-// and at exit). A different predecessor takes the general path, whose
-// cfg_miss() swaps it in from the node's short list of other predecessors
-// (made from the thread's arena; constant work in the common case of a few
-// siblings). Counts are per thread, like every other count.
+// Storage: per node, the first predecessor and its count live in the node
+// itself (pred_key, pred_count), the others in a short list from the
+// thread's arena (pred_more). Counts never move once made, so they can be
+// cached: every node has two successor slots (cct.hpp), one for its enter
+// and one for its exit, each holding the node entered right after that
+// event last time and a pointer to the count of (this node -> that one).
+// The thread keeps only a pointer to the slot of its last event (`succ`;
+// the previous node is the slot's owner, prev_node()). So an enter looks at
+// one slot: when its node has the region entered and the current node as
+// parent, it is the child, and the predecessor count is one increment away
+// (the enter fast path's child lookup, hooks.cpp). That hits for a call
+// repeated in a loop (after foo's exit comes foo), for siblings called in
+// turn (`a(); b(); c();` in a loop: after a comes b, after b comes c ...) and
+// for the first child (after the parent's enter). A miss (cfg_miss) finds or
+// makes the count, searching the node's short list, and refills the slot.
+// Counts are per thread, like every other count.
 //
 // The special cases follow from the events the stack sees:
 // - closed frames (exit repair, longjmp, thread end): as if each had exited,
@@ -32,8 +41,8 @@
 // - hcc_pause's marker and skipped enters touch nothing;
 // - a root's first visit has the thread's root sentinel as predecessor,
 //   which is not a call path: it is left out of the profile.
-// HCC_CFG=off: the same fast path runs (its cost is the same), but misses
-// keep no list and nothing is written.
+// HCC_CFG=off: the same fast path runs (the slots still find the child), but
+// every count goes to the node's first slot and nothing is written.
 #pragma once
 
 #include "thread_state.hpp"
@@ -51,15 +60,28 @@ struct PredEntry {
 // HCC_CFG (on by default): set at start-up, before the first event.
 extern bool g_cfg;
 
-// `prev` is not n->pred_key: find or make its entry and swap it in, counted.
-void cfg_miss(ThreadState *ts, Node *n, const Node *prev) __attribute__((noinline));
+static_assert(offsetof(Node, after_enter) == 24, "prev_node() below");
+
+// The node of the thread's last event: the owner of its successor slot
+// (after_exit at offset 0, after_enter at offset 24 = 8 modulo 16).
+inline Node *prev_node(const ThreadState *ts) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(ts->succ);
+  return reinterpret_cast<Node *>(a - (a & 8) * 3);
+}
+
+// The count of predecessor `prev` at node `n`, made when new (first one in
+// the node, the others in its list). With HCC_CFG=off: the node's slot.
+uint64_t *cfg_count(ThreadState *ts, Node *n, const Node *prev);
+
+// The slot `s` of the previous node does not name `n`: refill it.
+void cfg_miss(ThreadState *ts, Succ *s, Node *n) __attribute__((noinline));
 
 // An enter of real node `n` from the general paths.
 __attribute__((always_inline)) inline void cfg_enter(ThreadState *ts, Node *n) {
-  const Node *prev = ts->prev;
-  if (__builtin_expect(n->pred_key == prev, 1)) ++n->pred_count;
-  else cfg_miss(ts, n, prev);
-  ts->prev = n;
+  Succ *s = ts->succ;
+  if (__builtin_expect(s->next != n, 0)) cfg_miss(ts, s, n);
+  ++*s->count;
+  ts->succ = &n->after_enter;
 }
 
 // Calls f(key, count, order) for every predecessor of `n` (count 0 included).

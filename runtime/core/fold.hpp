@@ -73,7 +73,7 @@ __attribute__((always_inline)) inline void pop_folded(ThreadState *ts, uint64_t 
   px->incl += t - ts->fold_last;
   ts->fold_last = t;
   --px->link->open;
-  ts->prev = px->link;  // control flow (cfg.hpp)
+  ts->succ = &px->link->after_exit;  // control flow (cfg.hpp)
   ts->depth = depth - 1;
   if (__builtin_expect(depth == ts->fold_base, 0)) fold_end_mode(ts, t);
 }

@@ -70,6 +70,7 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d) {
   ThreadState *ts = t_state;
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   if (!ts) ts = thread_state_create();
+  ++ts->general_enters;  // testing::general_enters
   if (region == 0) region = register_region(d);
   if (region == kExcludedId) return;  // filtered when it registered just now
   // hcc_pause: skipped, counted so their exits are recognised (exit_repair).
@@ -194,7 +195,7 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
     close_frames(ts, popped - 1, t);  // recursion mode charges it (fold.hpp)
   } else {
     top->node->incl += ticks;
-    ts->prev = top->node;  // control flow (cfg.hpp): the next sibling sees it
+    ts->succ = &top->node->after_exit;  // control flow (cfg.hpp): the next sibling sees it
     services_exit(ts, popped - 1, t);
     ts->depth = popped - 1;
   }
@@ -227,14 +228,15 @@ HCC_API void hcc_enter(hcc_region_desc *d) {
   uint32_t depth = ts->depth;
   // depth >= fast_limit: array full, depth cut, no TSC, per-event services, paused.
   if (HCC_UNLIKELY(depth >= ts->fast_limit)) return enter_general(d);
+  // The node entered right after the previous event last time (cfg.hpp): the
+  // child when it has this region and the current node as parent.
+  Succ *s = ts->succ;
+  Node *child = s->next;
   Frame *top = ts->stack + depth;
-  Node *child = top->node->cache;
   if (HCC_UNLIKELY(child->region != region)) return enter_general(d);
-  // Control flow (cfg.hpp): the predecessor counted last at this node.
-  Node *prev = ts->prev;
-  if (HCC_UNLIKELY(child->pred_key != prev)) return enter_general(d);
-  ++child->pred_count;
-  ts->prev = child;
+  if (HCC_UNLIKELY(child->parent != top->node)) return enter_general(d);
+  ++*s->count;  // control flow: the predecessor count of (previous node -> child)
+  ts->succ = &child->after_enter;
   ++child->visits;
   top[1].node = child;
   ts->depth = depth + 1;
@@ -257,6 +259,6 @@ HCC_API void hcc_exit(hcc_region_desc *d) {
   // descriptor (0) never match, so this one compare also catches those cases.
   if (HCC_UNLIKELY(n->region != region)) return exit_slow(ts, d, region, t);
   n->incl += t - top->start;
-  ts->prev = n;  // control flow (cfg.hpp): the next sibling sees it
+  ts->succ = &n->after_exit;  // control flow (cfg.hpp): the next sibling is looked up here
   ts->depth = ts->depth - 1;
 }

@@ -19,10 +19,15 @@ __attribute__((always_inline)) inline void push_region(ThreadState *ts, uint32_t
   Frame *top = ts->stack + depth;
   Node *caller = top->node;
   Node *parent = attributed(caller);
-  Node *child = parent->cache;
-  if (__builtin_expect(child->region != region, 0)) {
-    child = cct_child(ts->cct, parent, region);
-    if (child->kind == kReal) parent->cache = child;  // never a fold link: the fast path reads it
+  // The previous event's successor (cfg.hpp), as the fast path looks, then
+  // the parent's last child, then the parent's list or table.
+  Node *child = ts->succ->next;
+  if (child->region != region || child->parent != parent) {
+    child = parent->cache;
+    if (__builtin_expect(child->region != region, 0)) {
+      child = cct_child(ts->cct, parent, region);
+      parent->cache = child;  // fold links too: only the general paths read it
+    }
   }
   // A proxy's own cache serves recursion mode's lane (hooks.cpp), links too.
   if (caller->kind == kProxy) caller->cache = child;

@@ -148,6 +148,7 @@ void calibrate_pair_cost() {
   ts->stack = static_cast<Frame *>(std::calloc(ts->capacity, sizeof(Frame)));
   if (!ts->stack) return;
   ts->stack[0].node = &ts->cct.root;
+  ts->succ = &ts->cct.root.after_enter;
   ts->max_depth = 32;
   ts->fast_limit = 32;
   ts->depth_region = kNoRegion;

@@ -33,6 +33,8 @@ void set_max_depth_for_new_threads(uint32_t n) {
 uint32_t open_frames() { return t_state ? t_state->depth : 0; }
 uint32_t open_below_cut() { return t_state ? t_state->overflow : 0; }
 bool recursion_mode() { return t_state && t_state->fold_base != 0; }
+uint64_t general_enters() { return t_state ? t_state->general_enters : 0; }
+bool fast_path_available() { return t_state && t_state->fast_limit > 0; }
 
 std::string clock_name() {
   runtime_init_once();  // the clock is chosen at start-up

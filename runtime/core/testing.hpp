@@ -34,6 +34,12 @@ HCC_TESTING_API uint32_t open_frames();
 HCC_TESTING_API uint32_t open_below_cut();
 // Is the calling thread in recursion mode (a folded frame open, fold.hpp)?
 HCC_TESTING_API bool recursion_mode();
+// Enters of the calling thread that left the fast path of hcc_enter and
+// recursion mode's lane (a child-lookup miss, a first use, a per-event
+// service, ...), and whether the
+// fast path can run at all here (the TSC is the clock, no per-event service).
+HCC_TESTING_API uint64_t general_enters();
+HCC_TESTING_API bool fast_path_available();
 
 // "tsc" or "CLOCK_MONOTONIC".
 HCC_TESTING_API std::string clock_name();

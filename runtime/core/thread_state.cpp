@@ -84,7 +84,7 @@ ThreadState *thread_state_create() {
   ts->capacity = 256;
   ts->stack = static_cast<Frame *>(xalloc(sizeof(Frame) * ts->capacity));
   ts->stack[0].node = &ts->cct.root;
-  ts->prev = &ts->cct.root;  // never a predecessor in the profile (cfg.hpp)
+  ts->succ = &ts->cct.root.after_enter;  // the root sentinel: never a predecessor in the profile (cfg.hpp)
   ts->depth = 0;
   compute_fast_limit(ts);
   ts->tid = pid_t(syscall(SYS_gettid));
@@ -120,7 +120,7 @@ void close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
     services_exit(ts, target, t);
     // Control flow (cfg.hpp): as if each frame had exited, the lowest last.
     Node *last = ts->stack[target + 1].node;
-    if (last != ts->pause_node) ts->prev = attributed(last);
+    if (last != ts->pause_node) ts->succ = &attributed(last)->after_exit;
   }
   if (ts->fold_base) {
     fold_close_frames(ts, target, t);

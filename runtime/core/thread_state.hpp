@@ -34,7 +34,9 @@ struct ThreadState {
   uint32_t fast_limit;  // enter stays on the fast path while depth < fast_limit
   uint32_t overflow;    // open enters below the depth cut, not recorded
   uint32_t capacity;    // frames the stack array holds
-  Node *prev;           // control flow (cfg.hpp): the node of the last enter or exit
+  Succ *succ;           // control flow (cfg.hpp): the successor slot of the last enter or
+                        // exit (its node is the previous node, prev_node()); the enter fast
+                        // path's child lookup
   // --- recursion mode (fold.hpp): general paths only ---
   uint32_t fold_base;   // depth of the frame that began recursion mode; 0 = not in it
   uint32_t fold_limit;  // recursion mode's lane (hooks.cpp) while depth < fold_limit
@@ -48,6 +50,7 @@ struct ThreadState {
   int32_t team_thread;  // OpenMP thread number in the outermost team, claimed once (claim_team_thread); -1 none
   bool team_asked;      // claim_team_thread ran for this thread (first outermost region only)
   uint64_t dropped;     // enters below the depth cut, in total
+  uint64_t general_enters;  // enters that reached enter_slow (testing::general_enters)
   bool ended;           // the thread has exited (its frames were closed then)
   pid_t tid;
   JmpMark marks[kJmpMarks];

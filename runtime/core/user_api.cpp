@@ -106,7 +106,7 @@ HCC_API void hcc_pause(void) {
   if (!ts->pause_node) {
     ts->pause_node = static_cast<Node *>(ts->cct.arena.alloc(sizeof(Node) + sizeof(uint64_t) * ts->cct.n_extra));
     ts->pause_node->region = kPauseRegion;
-    ts->pause_node->cache = &g_no_child;
+    node_init_links(ts->pause_node);
   }
   // A marker frame: every exit while paused meets it and goes to exit_repair,
   // which tells skipped enters from older frames; fast_limit 0 sends every

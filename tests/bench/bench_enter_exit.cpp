@@ -52,6 +52,44 @@ static void BM_EnterExit(benchmark::State &state) {
 }
 BENCHMARK(BM_EnterExit);
 
+// Siblings called in turn under one parent, as C++ codes call accessors:
+// `for (...) { a.get(i); b.get(i); }`. Each iteration is one enter+exit pair
+// per region, so the time per iteration divided by the number of regions is
+// the cost of one pair (the counter `pairs` makes the report per pair).
+REGION(sib_a_r, "bench_sibling_a");
+REGION(sib_b_r, "bench_sibling_b");
+REGION(sib_c_r, "bench_sibling_c");
+static void BM_AlternatingSiblings2(benchmark::State &state) {
+  hcc_enter(&parent_r);
+  for (auto _ : state) {
+    hcc_enter(&sib_a_r);
+    hcc_exit(&sib_a_r);
+    hcc_enter(&sib_b_r);
+    hcc_exit(&sib_b_r);
+  }
+  hcc_exit(&parent_r);
+  state.counters["pairs"] = benchmark::Counter(double(state.iterations()) * 2, benchmark::Counter::kIsRate |
+                                                                                    benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_AlternatingSiblings2);
+
+// Three in turn: `a(); b(); c();` in a loop.
+static void BM_AlternatingSiblings3(benchmark::State &state) {
+  hcc_enter(&parent_r);
+  for (auto _ : state) {
+    hcc_enter(&sib_a_r);
+    hcc_exit(&sib_a_r);
+    hcc_enter(&sib_b_r);
+    hcc_exit(&sib_b_r);
+    hcc_enter(&sib_c_r);
+    hcc_exit(&sib_c_r);
+  }
+  hcc_exit(&parent_r);
+  state.counters["pairs"] = benchmark::Counter(double(state.iterations()) * 3, benchmark::Counter::kIsRate |
+                                                                                    benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_AlternatingSiblings3);
+
 // The same pair at depth 10, below nine different regions: still the fast
 // path (no region repeats on the path).
 REGION(level1_r, "bench_level1");
