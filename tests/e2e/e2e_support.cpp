@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -47,7 +48,9 @@ std::string read_file(const std::string &path) {
 }
 
 RunResult run(const std::string &cmd) {
-  static int counter = 0;
+  // Atomic: some tests call run() from two threads at once (a program and
+  // the report that reads it while it runs); each call needs its own files.
+  static std::atomic<int> counter{0};
   // Captured output lives in the test's work tree, not in /tmp, so nothing is
   // left behind outside the build directory.
   const fs::path dir = fs::path(work_dir()) / ".captured";

@@ -118,7 +118,8 @@ class Browser:
         msg, self.buffer = self.buffer.split(b'\0', 1)
         return json.loads(msg)
 
-    def wait_event(self, method, timeout=30):
+    # Generous: Chromium on a loaded 2-core machine can take tens of seconds.
+    def wait_event(self, method, timeout=120):
         end = time.time() + timeout
         while time.time() < end:
             for i, e in enumerate(self.events):
@@ -153,7 +154,10 @@ def click(chromium, html, name):
                 raise RuntimeError('page script failed: %s' % r['exceptionDetails'])
             return r['result'].get('value')
 
-        for _ in range(100):
+        # The page's script sets data-ready when it has drawn; wait for it up
+        # to 60 s (the probe below fails if it never does).
+        ready_by = time.time() + 60
+        while time.time() < ready_by:
             if js("document.body.dataset.ready === '1'"):
                 break
             time.sleep(0.05)

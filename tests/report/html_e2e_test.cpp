@@ -22,8 +22,11 @@ const std::string kCheck = std::string("python3 ") + shell_quote(HCC_TEST_HTML_C
 
 std::string chromium(const std::string &args) {
   // --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start.
+  // A profile directory per test: scratch_dir empties it first, which must
+  // never pull the files from under another test's Chromium.
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
   return "timeout 120 " + shell_quote(kChromium) + " --headless --no-sandbox --disable-gpu --no-first-run " +
-         "--user-data-dir=" + shell_quote(scratch_dir("chromium-profile")) + " " + args;
+         "--user-data-dir=" + shell_quote(scratch_dir("chromium-profile-" + test)) + " " + args;
 }
 
 // Writes the page of profile directory `out` and checks it refers to nothing

@@ -67,11 +67,15 @@ inline double inclusive_total(const Profile &p, const std::string &metric, int c
 }
 
 // Busy-waits `ms` milliseconds of wall-clock time (a region that surely
-// takes at least that long, however loaded the machine is).
-inline void spin_ms(double ms) {
-  auto end = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(ms);
-  while (std::chrono::steady_clock::now() < end) {
-  }
+// takes at least that long, however loaded the machine is). Returns the
+// seconds it really took: more when another process took the core meanwhile,
+// which a test comparing regions must allow for.
+inline double spin_ms(double ms) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto end = start + std::chrono::duration<double, std::milli>(ms);
+  auto now = start;
+  while (now < end) now = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(now - start).count();
 }
 
 }  // namespace tu

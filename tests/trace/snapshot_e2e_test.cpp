@@ -1,7 +1,9 @@
 // HCC_SNAPSHOT and hcc-report --watch end to end: a real program that runs
-// for about 4 seconds, its snapshots read while it runs.
+// for about 4 seconds, its snapshots read while it runs. The test waits for
+// events (a file appears, the watch says it waits), never for a fixed time.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -34,10 +36,20 @@ TEST(Snapshot, TheProfileSoFarIsWrittenWhileTheProgramRuns) {
   const std::string exe = build_longrun(dir);
   const std::string out = dir + "/out";
   RunResult prog;
-  std::thread t([&] { prog = run("HCC_SNAPSHOT=0.5 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe)); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  const bool snapshot_there = fs::exists(out + "/snapshot.cubex");
-  const bool final_there = fs::exists(out + "/profile.cubex");
+  std::atomic<bool> ended{false};
+  std::thread t([&] {
+    prog = run("HCC_SNAPSHOT=0.5 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
+    ended = true;
+  });
+  // Look for the first snapshot until the run ends (not for a fixed time: on
+  // a loaded machine the program may take long to start). It must appear
+  // while the program still runs, i.e. before the final profile does.
+  bool snapshot_there = false, final_there = false;
+  while (!ended && !snapshot_there) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    final_there = fs::exists(out + "/profile.cubex");
+    snapshot_there = fs::exists(out + "/snapshot.cubex");
+  }
   long so_far = -1;
   std::string text;
   if (snapshot_there) {
@@ -47,8 +59,8 @@ TEST(Snapshot, TheProfileSoFarIsWrittenWhileTheProgramRuns) {
   t.join();
   ASSERT_EQ(prog.status, 0) << prog.err;
   EXPECT_EQ(prog.out, "done: yes\n");
-  ASSERT_TRUE(snapshot_there);
-  EXPECT_FALSE(final_there);  // 2.5 s into a 4 s run
+  ASSERT_TRUE(snapshot_there) << "no snapshot while the program ran";
+  EXPECT_FALSE(final_there) << "the final profile was there before the first snapshot";
   EXPECT_GT(so_far, 0);
   EXPECT_NE(text.find("Snapshot:   taken"), std::string::npos) << text;
   // The final profile has counted on since.
@@ -62,13 +74,22 @@ TEST(Snapshot, WatchRedrawsEachSnapshotUntilTheRunEnds) {
   const std::string dir = scratch_dir("snapshot-watch");
   const std::string exe = build_longrun(dir);
   const std::string out = dir + "/out";
+  const std::string watch_err = dir + "/watch.err";
   RunResult prog;
+  std::atomic<bool> watch_ended{false};
   std::thread t([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the watch starts first and waits
+    // The watch starts first and waits: the program starts once the watch
+    // has said so (not after a fixed delay, which a loaded machine can
+    // outlast), or when the watch has ended without saying it.
+    while (!watch_ended && read_file(watch_err).find("waiting for") == std::string::npos)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     prog = run("HCC_SNAPSHOT=0.5 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
   });
-  const RunResult w = run("timeout 60 " + shell_quote(report_bin()) + " --watch " + shell_quote(out) + " --top 3");
+  RunResult w = run("timeout 120 " + shell_quote(report_bin()) + " --watch " + shell_quote(out) + " --top 3 2>" +
+                    shell_quote(watch_err));
+  watch_ended = true;
   t.join();
+  w.err = read_file(watch_err);
   ASSERT_EQ(prog.status, 0) << prog.err;
   EXPECT_EQ(w.status, 0) << w.err;
   EXPECT_NE(w.err.find("waiting for"), std::string::npos) << w.err;
