@@ -23,9 +23,11 @@ void expect_rank_graph(const GprofOutput &g, const std::string &what) {
   EXPECT_EQ(g.graph.at("leaf").callers.at("foo"), "20/41");
   EXPECT_EQ(g.graph.at("leaf").callers.at("bar"), "21/41");
   EXPECT_EQ(g.graph.at("rec").called, "1+9");
-  // Two ranks share two cores with whatever else runs: per rank only the
-  // order is asserted; the ratio is checked on both ranks summed below.
-  EXPECT_GT(g.self_seconds.at("foo"), g.self_seconds.at("bar"));
+  // Two ranks share two cores with whatever else runs, and these are wall
+  // times: one rank descheduled inside bar can make bar's time pass foo's.
+  // Per rank only that both have time; the ratio is checked on both ranks
+  // summed below, with retries.
+  EXPECT_GT(g.self_seconds.at("foo"), 0.0);
   EXPECT_GT(g.self_seconds.at("bar"), 0.0);
 }
 
