@@ -10,22 +10,9 @@
 #include "test_util.hpp"
 
 using tu::find_path;
+using tu::preds;
 
 namespace {
-
-// "main:1,bar:19" for call path c (summed over locations), "" when none.
-std::string preds(const hcc::profile::Profile &p, int c) {
-  if (c < 0) return "<no such call path>";
-  if (p.preds.empty()) return "<no control-flow data>";
-  std::string out;
-  for (const auto &pr : p.preds[size_t(c)]) {
-    double n = 0;
-    for (double v : pr.count) n += v;
-    out += (out.empty() ? "" : ",") + p.regions[size_t(p.cnodes[size_t(pr.callpath)].region)].name + ":" +
-           std::to_string(static_cast<long long>(n));
-  }
-  return out;
-}
 
 TEST_REGION(foo_region, "foo");
 TEST_REGION(bar_region, "bar");

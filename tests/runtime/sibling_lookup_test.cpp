@@ -15,23 +15,10 @@
 #include "test_util.hpp"
 
 using tu::find_path;
+using tu::preds;
 using tu::total;
 
 namespace {
-
-// "name:count,..." summed over locations, the parent first (as cfg_test.cpp).
-std::string preds(const hcc::profile::Profile &p, int c) {
-  if (c < 0) return "<no such call path>";
-  if (p.preds.empty()) return "<no control-flow data>";
-  std::string out;
-  for (const auto &pr : p.preds[size_t(c)]) {
-    double n = 0;
-    for (double v : pr.count) n += v;
-    out += (out.empty() ? "" : ",") + p.regions[size_t(p.cnodes[size_t(pr.callpath)].region)].name + ":" +
-           std::to_string(static_cast<long long>(n));
-  }
-  return out;
-}
 
 bool cfg_off() {
   const char *v = std::getenv("HCC_CFG");

@@ -78,4 +78,20 @@ inline double spin_ms(double ms) {
   return std::chrono::duration<double>(now - start).count();
 }
 
+// The predecessor list of call path c as "main:1,bar:19" (counts summed over
+// locations, in the profile's order); markers when there is no such path or
+// no control-flow data.
+inline std::string preds(const hcc::profile::Profile &p, int c) {
+  if (c < 0) return "<no such call path>";
+  if (p.preds.empty()) return "<no control-flow data>";
+  std::string out;
+  for (const auto &pr : p.preds[size_t(c)]) {
+    double n = 0;
+    for (double v : pr.count) n += v;
+    out += (out.empty() ? "" : ",") + p.regions[size_t(p.cnodes[size_t(pr.callpath)].region)].name + ":" +
+           std::to_string(static_cast<long long>(n));
+  }
+  return out;
+}
+
 }  // namespace tu
