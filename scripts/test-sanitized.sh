@@ -73,9 +73,16 @@ if [ "$e2e" = 1 ]; then
     ctest --test-dir "$main" -R "$(IFS='|'; echo "${mpi_tests[*]}")" --output-on-failure || status=$?
   # Not vacuous: the programs those tests built really carry the sanitizers
   # (stale test executables that ignore E2E_HCC_TREE would build plain ones).
+  # ldd's output is captured first: `ldd | grep -q` under pipefail fails
+  # whenever grep exits on its match before ldd has written everything.
   probe=$main/tests/e2e/work-sanitized/gcc-calls/instrumented
-  if ! ldd "$probe" 2>/dev/null | grep -q libasan; then
+  libs=$(ldd "$probe" 2>&1 || true)
+  if [ ! -x "$probe" ]; then
+    echo "test-sanitized: $probe is missing: the end-to-end part did not run" >&2
+    status=1
+  elif ! grep -q libasan <<<"$libs"; then
     echo "test-sanitized: $probe was not built with AddressSanitizer: the end-to-end part did not run sanitized" >&2
+    echo "$libs" >&2
     status=1
   fi
 fi

@@ -39,7 +39,7 @@ step "HCC_INSTRUMENT=OFF: the same configuration, plain"
 "$CMAKE" -S "$SAMPLE" -B off -G "$GENERATOR" -DCMAKE_TOOLCHAIN_FILE="$TC" -DHCC_INSTRUMENT=OFF > off.log 2>&1 \
   || { cat off.log; fail "configure (off)"; }
 "$CMAKE" --build off > off-build.log 2>&1 || { cat off-build.log; fail "build (off)"; }
-if strings off/histogram | grep -q libhcc.so; then fail "HCC_INSTRUMENT=OFF still linked the runtime"; fi
+if grep -q libhcc.so <(strings off/histogram); then fail "HCC_INSTRUMENT=OFF still linked the runtime"; fi
 
 step "HCC_COMPILER=clang… picks clang/clang++ underneath; HCC_FLAGS reach hcc"
 # The sample finds OpenMP: the clang that builds OpenMP programs here (plain

@@ -32,7 +32,7 @@ gcc -O2 "$SRC/main.c" "$SRC/calc.c" -L. -lgreet-plain -Wl,-rpath,"$PWD" -o c-pla
 "$HCC" --hcc-functions=all -O2 -fPIC -c "$SRC/greet.c" -o greet.o
 gcc -shared greet.o -o libgreet.so
 gcc main.o calc.o -L. -lgreet -Wl,-rpath,"$PWD" -o c-app > link.log 2>&1 || { cat link.log; fail "gcc could not link hcc objects"; }
-if readelf -d c-app libgreet.so | grep -q 'NEEDED.*libhcc'; then fail "a plain link has libhcc on its link line?"; fi
+if grep -q 'NEEDED.*libhcc' <(readelf -d c-app libgreet.so); then fail "a plain link has libhcc on its link line?"; fi
 run_profiled "$PWD/c-prof" c.reference ./c-app
 expect_visits c-prof '^main$=1' '^square$=10' '^fib$=177' '^jump_back$=1' '^jumper$=4' '^greet$=1' '^say$=3'
 [ "$(runtime_loaded_as ./c-app)" = dlopen ] || fail "the objects did not load $RUNTIME: $(runtime_loaded_as ./c-app)"
@@ -113,10 +113,10 @@ expect_visits moved-prof '^main$=1' '^checked=5'
 
 step "the usual hcc link: libhcc is linked and loaded at start-up, the profile is the same"
 "$HCC" main.o calc.o -L. -lgreet -Wl,-rpath,"$PWD" -o c-hcc
-readelf -d c-hcc | grep -q 'NEEDED.*\[libhcc.so\]' || fail "hcc did not link libhcc"
+grep -q 'NEEDED.*\[libhcc.so\]' <(readelf -d c-hcc) || fail "hcc did not link libhcc"
 [ "$(runtime_loaded_as ./c-hcc)" = needed ] || fail "libhcc was not loaded as a dependency: $(runtime_loaded_as ./c-hcc)"
 run_profiled "$PWD/c-hcc-prof" c.reference ./c-hcc
 expect_visits c-hcc-prof '^main$=1' '^square$=10' '^fib$=177' '^jump_back$=1' '^jumper$=4' '^greet$=1' '^say$=3'
 "$HCC" -Wl,--as-needed main.o calc.o -L. -lgreet -Wl,-rpath,"$PWD" -o c-hcc-as-needed
-readelf -d c-hcc-as-needed | grep -q 'NEEDED.*\[libhcc.so\]' || fail "--as-needed dropped libhcc from an hcc link"
+grep -q 'NEEDED.*\[libhcc.so\]' <(readelf -d c-hcc-as-needed) || fail "--as-needed dropped libhcc from an hcc link"
 echo PASS
