@@ -56,7 +56,7 @@ class Scope {
  private:
   const char *name_;
 };
-}  // namespace hcc
+}  /* namespace hcc */
 #define HCC_SCOPE_CAT2_(a, b) a##b
 #define HCC_SCOPE_CAT_(a, b) HCC_SCOPE_CAT2_(a, b)
 #define HCC_SCOPE(name) ::hcc::Scope HCC_SCOPE_CAT_(hcc_scope_, __LINE__)(name)

@@ -56,8 +56,8 @@ class FunctionGuard {
  private:
   hcc_region_desc *r_;
 };
-}  // namespace detail
-}  // namespace hcc
+}  /* namespace detail */
+}  /* namespace hcc */
 #define HCC_FUNCTION_GUARD_(var, desc) ::hcc::detail::FunctionGuard var(desc)
 #else
 /* C: GCC and Clang run a variable's cleanup function on every exit from its
