@@ -116,4 +116,7 @@ int POMP2_Test_nest_lock(void *lock) HCC_BIND_(POMP2_Test_nest_lock);
 }
 #endif
 
+/* Under hcc's prelude, this object's trampolines for the calls above. */
+#include "detail/bind_openmp.h"
+
 #endif /* HCC_POMP2_H */

@@ -144,6 +144,14 @@ int finish(int status, TempDirs &temps, const Instrumented &work, bool keep) {
   return status;
 }
 
+// Whether any rewritten file of this command (the sources' copies and the
+// instrumented header copies) mentions the POMP2 interface.
+bool calls_pomp(const Instrumented &work) {
+  for (const auto &r : work.rewrites)
+    if (!r.prefix && file_contains(r.from, "POMP2_")) return true;
+  return false;
+}
+
 int instrumented_compile(const std::vector<std::string> &compiler,
                          const std::vector<std::string> &raw_args,
                          const std::vector<std::string> &args, bool args_from_response_file,
@@ -247,6 +255,10 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   }
   if (std::string def = runtime_path_define(layout.runtime_library); !def.empty()) cmd.push_back(def);
   cmd.insert(cmd.end(), {"-include", layout.prelude});
+  // The OpenMP declarations and trampolines only where the rewritten code
+  // (a source or a header copy) calls the POMP2 interface: every name and
+  // type it writes starts with POMP2_ (include/hcc/detail/bind.h says why).
+  if (calls_pomp(work)) cmd.insert(cmd.end(), {"-include", layout.prelude_openmp});
   std::optional<std::string> rsp;
   if (args_from_response_file) rsp = write_response_file(work.compile_args, temps);
   if (rsp)

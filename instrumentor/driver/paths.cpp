@@ -2,6 +2,9 @@
 
 #include <climits>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +25,13 @@ bool is_executable_file(const std::string &path) {
 bool file_exists(const std::string &path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
+}
+
+bool file_contains(const std::string &path, std::string_view needle) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text.find(needle) != std::string::npos;
 }
 
 std::string dir_name(std::string_view path) {
@@ -107,6 +117,7 @@ Layout layout_for(const std::string &executable, const InstallDirs &dirs) {
   l.instrumentor = l.libexec_dir + "/hcc-instrument";
   l.runtime_library = l.lib_dir + "/libhcc.so";
   l.prelude = l.include_dir + "/hcc/detail/inject.h";
+  l.prelude_openmp = l.include_dir + "/hcc/detail/inject_openmp.h";
   // The CMake package is installed beside the runtime (CMAKE_INSTALL_LIBDIR).
   l.cmake_dir = l.lib_dir + "/cmake/hcc";
   return l;

@@ -20,6 +20,7 @@ struct Layout {
   std::string instrumentor;     // <prefix>/libexec/hcc/hcc-instrument
   std::string runtime_library;  // <prefix>/lib/libhcc.so
   std::string prelude;          // <prefix>/include/hcc/detail/inject.h
+  std::string prelude_openmp;   // <prefix>/include/hcc/detail/inject_openmp.h
   std::string cmake_dir;        // <lib_dir>/cmake/hcc: toolchain file, find_package(hcc)
 };
 
@@ -50,6 +51,8 @@ std::string strip_extension(std::string_view path);
 std::string real_path(const std::string &path);  // "" on failure
 bool is_executable_file(const std::string &path);
 bool file_exists(const std::string &path);
+// Whether the file's bytes contain `needle` (false when it cannot be read).
+bool file_contains(const std::string &path, std::string_view needle);
 
 // Finds a program like the shell does: a name with a slash is taken as a
 // path, anything else is searched in PATH. Candidates whose real path is

@@ -48,11 +48,18 @@
 
 #define HCC_BIND_(name) __asm__("__hcc_t_" #name) __attribute__((__visibility__("hidden")))
 
-/* Every entry point the instrumented code can reference; hcc_enter first
- * (the probe for a loaded runtime). Append only: the order is the slots'. */
-#define HCC_BIND_LIST_(X)                                                              \
+/* Every entry point instrumented code can reference, in two tables: the
+ * core (function guards, user regions, setjmp marks) that every object
+ * carries, and the OpenMP one (POMP2), emitted by pomp2.h only into objects
+ * whose code calls it (the driver force-includes inject_openmp.h for those).
+ * Sixty trampolines in every object cost GCC -O2 about 5% of a small C
+ * file's compile (samples/matmul: 16 M of 330 M instructions, mostly in the
+ * assembler). hcc_enter first (the probe for a loaded runtime). Append only:
+ * the order is the slots'. */
+#define HCC_BIND_CORE_LIST_(X)                                                         \
   X(hcc_enter) X(hcc_exit) X(hcc_setjmp_mark)                                          \
-  X(hcc_region_begin) X(hcc_region_end) X(hcc_pause) X(hcc_resume)                     \
+  X(hcc_region_begin) X(hcc_region_end) X(hcc_pause) X(hcc_resume)
+#define HCC_BIND_OPENMP_LIST_(X)                                                       \
   X(POMP2_Parallel_fork) X(POMP2_Parallel_begin) X(hcc_pomp_parallel_begin)            \
   X(POMP2_Parallel_end) X(POMP2_Parallel_join)                                         \
   X(POMP2_For_enter) X(POMP2_For_exit) X(POMP2_Workshare_enter) X(POMP2_Workshare_exit) \
@@ -90,42 +97,42 @@
  * function of this module; its lazy stub, which passes the slot's address
  * in %r11; its slot; its name. Each kind goes to its own section of the
  * group, so the stubs, the slots and the names are contiguous arrays in the
- * order of HCC_BIND_LIST_. */
-#define HCC_BIND_ENTRY_(n)                                                   \
-  __asm__(".pushsection .text.__hcc_bind_v1,\"axG\",@progbits,__hcc_bind_v1,comdat\n" \
+ * order of its list. */
+#define HCC_BIND_ENTRY_(G, n)                                                   \
+  __asm__(".pushsection .text.__hcc_bind_v2" G ",\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
           ".p2align 4\n"                                                     \
           ".weak __hcc_t_" #n "\n"                                           \
           ".hidden __hcc_t_" #n "\n"                                         \
           ".type __hcc_t_" #n ",@function\n"                                 \
           "__hcc_t_" #n ":\n\t"                                              \
           ".cfi_startproc\n\t" HCC_BIND_ENDBR_                               \
-          "jmp *.Lhcc_s_" #n "(%rip)\n\t"                                    \
+          "jmp *.Lhcc" G "_s_" #n "(%rip)\n\t"                                    \
           ".cfi_endproc\n"                                                   \
           ".size __hcc_t_" #n ",.-__hcc_t_" #n "\n"                          \
-          ".section .text.__hcc_bind_v1.stubs,\"axG\",@progbits,__hcc_bind_v1,comdat\n" \
-          ".Lhcc_l_" #n ":\n\t"                                              \
+          ".section .text.__hcc_bind_v2" G ".stubs,\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          ".Lhcc" G "_l_" #n ":\n\t"                                              \
           ".cfi_startproc\n\t" HCC_BIND_ENDBR_                               \
-          "leaq .Lhcc_s_" #n "(%rip), %r11\n\t"                              \
-          "jmp .Lhcc_bind_common\n\t"                                        \
+          "leaq .Lhcc" G "_s_" #n "(%rip), %r11\n\t"                              \
+          "jmp .Lhcc" G "_bind_common\n\t"                                        \
           ".cfi_endproc\n"                                                   \
-          ".section .data.__hcc_bind_v1,\"awG\",@progbits,__hcc_bind_v1,comdat\n" \
-          ".Lhcc_s_" #n ": .quad .Lhcc_l_" #n "\n"                           \
-          ".section .rodata.__hcc_bind_v1,\"aG\",@progbits,__hcc_bind_v1,comdat\n" \
+          ".section .data.__hcc_bind_v2" G ",\"awG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          ".Lhcc" G "_s_" #n ": .quad .Lhcc" G "_l_" #n "\n"                           \
+          ".section .rodata.__hcc_bind_v2" G ",\"aG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
           ".asciz \"" #n "\"\n"                                              \
           ".popsection\n");
 
 /* %rdi = a NUL-terminated string, written to stderr (no libc: a program may
  * define its own write or strlen). Clobbers %rax %rcx %rdx %rsi %rdi %r11. */
-#define HCC_BIND_PUTS_                                                       \
-  ".Lhcc_puts:\n\t"                                                          \
+#define HCC_BIND_PUTS_(G)                                                       \
+  ".Lhcc" G "_puts:\n\t"                                                          \
   "movq %rdi, %rsi\n\t"                                                      \
   "xorl %edx, %edx\n"                                                        \
-  ".Lhcc_puts_len:\n\t"                                                      \
+  ".Lhcc" G "_puts_len:\n\t"                                                      \
   "cmpb $0, (%rsi,%rdx)\n\t"                                                 \
-  "je .Lhcc_puts_write\n\t"                                                  \
+  "je .Lhcc" G "_puts_write\n\t"                                                  \
   "incq %rdx\n\t"                                                            \
-  "jmp .Lhcc_puts_len\n"                                                     \
-  ".Lhcc_puts_write:\n\t"                                                    \
+  "jmp .Lhcc" G "_puts_len\n"                                                     \
+  ".Lhcc" G "_puts_write:\n\t"                                                    \
   "movl $1, %eax\n\t" /* write(2, s, len) */                                 \
   "movl $2, %edi\n\t"                                                        \
   "syscall\n\t"                                                              \
@@ -133,9 +140,9 @@
 
 /* The first call through a stub: save the callee's argument registers, bind,
  * restore them and jump to the bound function. */
-#define HCC_BIND_COMMON_                                                     \
+#define HCC_BIND_COMMON_(G)                                                     \
   ".p2align 4\n"                                                             \
-  ".Lhcc_bind_common:\n\t"                                                   \
+  ".Lhcc" G "_bind_common:\n\t"                                                   \
   ".cfi_startproc\n\t"                                                       \
   "pushq %rbp\n\t"                                                           \
   ".cfi_def_cfa_offset 16\n\t"                                               \
@@ -161,21 +168,21 @@
   "movaps %xmm6, 160(%rsp)\n\t"                                              \
   "movaps %xmm7, 176(%rsp)\n\t"                                              \
   "movl $1, %edi\n\t" /* a failure is fatal now */                           \
-  "call .Lhcc_bind_all\n\t"                                                  \
+  "call .Lhcc" G "_bind_all\n\t"                                                  \
   "movq 56(%rsp), %r11\n\t"                                                  \
   "movq (%r11), %r10\n\t"                                                    \
-  "leaq .Lhcc_stubs_begin(%rip), %rax\n\t"                                   \
+  "leaq .Lhcc" G "_stubs_begin(%rip), %rax\n\t"                                   \
   "cmpq %rax, %r10\n\t"                                                      \
-  "jb .Lhcc_common_bound\n\t"                                                \
-  "leaq .Lhcc_stubs_end(%rip), %rax\n\t"                                     \
+  "jb .Lhcc" G "_common_bound\n\t"                                                \
+  "leaq .Lhcc" G "_stubs_end(%rip), %rax\n\t"                                     \
   "cmpq %rax, %r10\n\t"                                                      \
-  "jae .Lhcc_common_bound\n\t"                                               \
-  "leaq .Lhcc_slots(%rip), %rax\n\t" /* still a stub: the runtime lacks it */ \
+  "jae .Lhcc" G "_common_bound\n\t"                                               \
+  "leaq .Lhcc" G "_slots(%rip), %rax\n\t" /* still a stub: the runtime lacks it */ \
   "subq %rax, %r11\n\t"                                                      \
   "shrq $3, %r11\n\t"                                                        \
   "movq %r11, %rdi\n\t"                                                      \
-  "call .Lhcc_missing\n"                                                     \
-  ".Lhcc_common_bound:\n\t"                                                  \
+  "call .Lhcc" G "_missing\n"                                                     \
+  ".Lhcc" G "_common_bound:\n\t"                                                  \
   "movaps 176(%rsp), %xmm7\n\t"                                              \
   "movaps 160(%rsp), %xmm6\n\t"                                              \
   "movaps 144(%rsp), %xmm5\n\t"                                              \
@@ -198,9 +205,9 @@
 
 /* void bind_all(int fatal): fills every slot it can; idempotent. Finds the
  * runtime by hcc_enter in the default scope, else loads it. */
-#define HCC_BIND_ALL_                                                        \
+#define HCC_BIND_ALL_(G)                                                        \
   ".p2align 4\n"                                                             \
-  ".Lhcc_bind_all:\n\t"                                                      \
+  ".Lhcc" G "_bind_all:\n\t"                                                      \
   ".cfi_startproc\n\t"                                                       \
   "pushq %rbx\n\t"                                                           \
   ".cfi_def_cfa_offset 16\n\t"                                               \
@@ -211,49 +218,49 @@
   "pushq %r13\n\t"                                                           \
   ".cfi_def_cfa_offset 32\n\t"                                               \
   ".cfi_offset %r13, -32\n\t"                                                \
-  "cmpl $0, .Lhcc_done(%rip)\n\t"                                            \
-  "jne .Lhcc_ba_ret\n\t"                                                     \
+  "cmpl $0, .Lhcc" G "_done(%rip)\n\t"                                            \
+  "jne .Lhcc" G "_ba_ret\n\t"                                                     \
   "movl %edi, %r13d\n\t"                                                     \
   "xorl %edi, %edi\n\t" /* RTLD_DEFAULT: a runtime already loaded */         \
-  "leaq .Lhcc_names(%rip), %rsi\n\t"                                         \
+  "leaq .Lhcc" G "_probe(%rip), %rsi\n\t"                                         \
   "call dlsym@PLT\n\t"                                                       \
   "xorl %ebx, %ebx\n\t"                                                      \
   "testq %rax, %rax\n\t"                                                     \
-  "jnz .Lhcc_ba_lookup\n\t"                                                  \
-  "leaq .Lhcc_path(%rip), %rdi\n\t"                                          \
+  "jnz .Lhcc" G "_ba_lookup\n\t"                                                  \
+  "leaq .Lhcc" G "_path(%rip), %rdi\n\t"                                          \
   "movl $0x102, %esi\n\t" /* RTLD_NOW | RTLD_GLOBAL */                       \
   "call dlopen@PLT\n\t"                                                      \
   "movq %rax, %rbx\n\t"                                                      \
   "testq %rax, %rax\n\t"                                                     \
-  "jnz .Lhcc_ba_lookup\n\t"                                                  \
-  "leaq .Lhcc_soname(%rip), %rdi\n\t"                                        \
+  "jnz .Lhcc" G "_ba_lookup\n\t"                                                  \
+  "leaq .Lhcc" G "_soname(%rip), %rdi\n\t"                                        \
   "movl $0x102, %esi\n\t"                                                    \
   "call dlopen@PLT\n\t"                                                      \
   "movq %rax, %rbx\n\t"                                                      \
   "testq %rax, %rax\n\t"                                                     \
-  "jz .Lhcc_ba_fail\n"                                                       \
-  ".Lhcc_ba_lookup:\n\t"                                                     \
-  "leaq .Lhcc_names(%rip), %r13\n\t"                                         \
-  "leaq .Lhcc_slots(%rip), %r12\n"                                           \
-  ".Lhcc_ba_loop:\n\t"                                                       \
+  "jz .Lhcc" G "_ba_fail\n"                                                       \
+  ".Lhcc" G "_ba_lookup:\n\t"                                                     \
+  "leaq .Lhcc" G "_names(%rip), %r13\n\t"                                         \
+  "leaq .Lhcc" G "_slots(%rip), %r12\n"                                           \
+  ".Lhcc" G "_ba_loop:\n\t"                                                       \
   "cmpb $0, (%r13)\n\t"                                                      \
-  "je .Lhcc_ba_done\n\t"                                                     \
+  "je .Lhcc" G "_ba_done\n\t"                                                     \
   "movq %rbx, %rdi\n\t"                                                      \
   "movq %r13, %rsi\n\t"                                                      \
   "call dlsym@PLT\n\t"                                                       \
   "testq %rax, %rax\n\t"                                                     \
-  "jz .Lhcc_ba_next\n\t"                                                     \
+  "jz .Lhcc" G "_ba_next\n\t"                                                     \
   "movq %rax, (%r12)\n"                                                      \
-  ".Lhcc_ba_next:\n\t"                                                       \
+  ".Lhcc" G "_ba_next:\n\t"                                                       \
   "addq $8, %r12\n"                                                          \
-  ".Lhcc_ba_skip:\n\t" /* past this name's NUL */                            \
+  ".Lhcc" G "_ba_skip:\n\t" /* past this name's NUL */                            \
   "incq %r13\n\t"                                                            \
   "cmpb $0, -1(%r13)\n\t"                                                    \
-  "jne .Lhcc_ba_skip\n\t"                                                    \
-  "jmp .Lhcc_ba_loop\n"                                                      \
-  ".Lhcc_ba_done:\n\t"                                                       \
-  "movl $1, .Lhcc_done(%rip)\n"                                              \
-  ".Lhcc_ba_ret:\n\t"                                                        \
+  "jne .Lhcc" G "_ba_skip\n\t"                                                    \
+  "jmp .Lhcc" G "_ba_loop\n"                                                      \
+  ".Lhcc" G "_ba_done:\n\t"                                                       \
+  "movl $1, .Lhcc" G "_done(%rip)\n"                                              \
+  ".Lhcc" G "_ba_ret:\n\t"                                                        \
   "popq %r13\n\t"                                                            \
   ".cfi_def_cfa_offset 24\n\t"                                               \
   "popq %r12\n\t"                                                            \
@@ -261,116 +268,120 @@
   "popq %rbx\n\t"                                                            \
   ".cfi_def_cfa_offset 8\n\t"                                                \
   "ret\n"                                                                    \
-  ".Lhcc_ba_fail:\n\t"                                                       \
+  ".Lhcc" G "_ba_fail:\n\t"                                                       \
   ".cfi_def_cfa_offset 32\n\t"                                               \
   "testl %r13d, %r13d\n\t" /* the constructor stays silent */                \
-  "jz .Lhcc_ba_ret\n\t"                                                      \
-  "leaq .Lhcc_msg_load(%rip), %rdi\n\t"                                      \
-  "call .Lhcc_puts\n\t"                                                      \
-  "leaq .Lhcc_path(%rip), %rdi\n\t"                                          \
-  "call .Lhcc_puts\n\t"                                                      \
-  "leaq .Lhcc_msg_load2(%rip), %rdi\n\t"                                     \
-  "call .Lhcc_puts\n\t"                                                      \
+  "jz .Lhcc" G "_ba_ret\n\t"                                                      \
+  "leaq .Lhcc" G "_msg_load(%rip), %rdi\n\t"                                      \
+  "call .Lhcc" G "_puts\n\t"                                                      \
+  "leaq .Lhcc" G "_path(%rip), %rdi\n\t"                                          \
+  "call .Lhcc" G "_puts\n\t"                                                      \
+  "leaq .Lhcc" G "_msg_load2(%rip), %rdi\n\t"                                     \
+  "call .Lhcc" G "_puts\n\t"                                                      \
   "call dlerror@PLT\n\t"                                                     \
   "testq %rax, %rax\n\t"                                                     \
-  "jz .Lhcc_ba_exit\n\t"                                                     \
+  "jz .Lhcc" G "_ba_exit\n\t"                                                     \
   "movq %rax, %rdi\n\t"                                                      \
-  "call .Lhcc_puts\n"                                                        \
-  ".Lhcc_ba_exit:\n\t"                                                       \
-  "leaq .Lhcc_msg_nl(%rip), %rdi\n\t"                                        \
-  "call .Lhcc_puts\n\t"                                                      \
+  "call .Lhcc" G "_puts\n"                                                        \
+  ".Lhcc" G "_ba_exit:\n\t"                                                       \
+  "leaq .Lhcc" G "_msg_nl(%rip), %rdi\n\t"                                        \
+  "call .Lhcc" G "_puts\n\t"                                                      \
   "movl $231, %eax\n\t" /* exit_group(127) */                                \
   "movl $127, %edi\n\t"                                                      \
   "syscall\n\t"                                                              \
   ".cfi_endproc\n"
 
 /* %rdi = the index of a slot the runtime could not fill: say which. */
-#define HCC_BIND_MISSING_                                                    \
-  ".Lhcc_missing:\n\t"                                                       \
-  "leaq .Lhcc_names(%rip), %rsi\n"                                           \
-  ".Lhcc_missing_find:\n\t"                                                  \
+#define HCC_BIND_MISSING_(G)                                                    \
+  ".Lhcc" G "_missing:\n\t"                                                       \
+  "leaq .Lhcc" G "_names(%rip), %rsi\n"                                           \
+  ".Lhcc" G "_missing_find:\n\t"                                                  \
   "testq %rdi, %rdi\n\t"                                                     \
-  "jz .Lhcc_missing_say\n"                                                   \
-  ".Lhcc_missing_skip:\n\t"                                                  \
+  "jz .Lhcc" G "_missing_say\n"                                                   \
+  ".Lhcc" G "_missing_skip:\n\t"                                                  \
   "incq %rsi\n\t"                                                            \
   "cmpb $0, -1(%rsi)\n\t"                                                    \
-  "jne .Lhcc_missing_skip\n\t"                                               \
+  "jne .Lhcc" G "_missing_skip\n\t"                                               \
   "decq %rdi\n\t"                                                            \
-  "jmp .Lhcc_missing_find\n"                                                 \
-  ".Lhcc_missing_say:\n\t"                                                   \
+  "jmp .Lhcc" G "_missing_find\n"                                                 \
+  ".Lhcc" G "_missing_say:\n\t"                                                   \
   "pushq %rsi\n\t"                                                           \
-  "leaq .Lhcc_msg_missing(%rip), %rdi\n\t"                                   \
-  "call .Lhcc_puts\n\t"                                                      \
+  "leaq .Lhcc" G "_msg_missing(%rip), %rdi\n\t"                                   \
+  "call .Lhcc" G "_puts\n\t"                                                      \
   "movq (%rsp), %rdi\n\t"                                                    \
-  "call .Lhcc_puts\n\t"                                                      \
-  "leaq .Lhcc_msg_missing2(%rip), %rdi\n\t"                                  \
-  "call .Lhcc_puts\n\t"                                                      \
+  "call .Lhcc" G "_puts\n\t"                                                      \
+  "leaq .Lhcc" G "_msg_missing2(%rip), %rdi\n\t"                                  \
+  "call .Lhcc" G "_puts\n\t"                                                      \
   "movl $231, %eax\n\t"                                                      \
   "movl $127, %edi\n\t"                                                      \
   "syscall\n"
 
-/* Where the arrays begin (asm statements are emitted in source order). */
-__asm__(".pushsection .text.__hcc_bind_v1.stubs,\"axG\",@progbits,__hcc_bind_v1,comdat\n"
-        ".p2align 4\n"
-        ".Lhcc_stubs_begin:\n"
-        ".section .data.__hcc_bind_v1,\"awG\",@progbits,__hcc_bind_v1,comdat\n"
-        ".p2align 3\n"
-        ".Lhcc_done: .quad 0\n"
-        ".Lhcc_slots:\n"
-        ".section .rodata.__hcc_bind_v1,\"aG\",@progbits,__hcc_bind_v1,comdat\n"
-        ".Lhcc_names:\n"
-        ".popsection\n");
+/* A table is HCC_BIND_TABLE_BEGIN_(G), one HCC_BIND_ENTRY_(G, name) per
+ * entry, HCC_BIND_TABLE_END_(G): G names its COMDAT group (__hcc_bind_v2 G)
+ * and its local labels. BEGIN marks where the stubs, slots and names arrays
+ * start (asm statements are emitted in source order); END closes them and
+ * adds the code that binds. The constructor, __hcc_bind_v2 G (also the
+ * group's signature symbol), runs in .init_array priority 101, before the
+ * program's constructors: objects binding in the default priority could be
+ * preceded by user code that calls into them. v2: the tables split in two
+ * (v1 was one group of every entry); objects of both kinds link together. */
+#define HCC_BIND_TABLE_BEGIN_(G) \
+  __asm__(".pushsection .text.__hcc_bind_v2" G ".stubs,\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n"  \
+          ".p2align 4\n"                                                                               \
+          ".Lhcc" G "_stubs_begin:\n"                                                                  \
+          ".section .data.__hcc_bind_v2" G ",\"awG\",@progbits,__hcc_bind_v2" G ",comdat\n"            \
+          ".p2align 3\n"                                                                               \
+          ".Lhcc" G "_done: .quad 0\n"                                                                 \
+          ".Lhcc" G "_slots:\n"                                                                        \
+          ".section .rodata.__hcc_bind_v2" G ",\"aG\",@progbits,__hcc_bind_v2" G ",comdat\n"           \
+          ".Lhcc" G "_names:\n"                                                                        \
+          ".popsection\n");
 
-HCC_BIND_LIST_(HCC_BIND_ENTRY_)
+#define HCC_BIND_TABLE_END_(G) \
+  __asm__(".pushsection .text.__hcc_bind_v2" G ".stubs,\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n"       \
+          ".Lhcc" G "_stubs_end:\n"                                                                         \
+          ".section .rodata.__hcc_bind_v2" G ",\"aG\",@progbits,__hcc_bind_v2" G ",comdat\n"                \
+          ".byte 0\n"                                                                                       \
+          ".Lhcc" G "_probe: .asciz \"hcc_enter\"\n"                                                        \
+          ".Lhcc" G "_path: .asciz \"" HCC_RUNTIME_LIBRARY_ "\"\n"                                          \
+          ".Lhcc" G "_soname: .asciz \"libhcc.so\"\n"                                                       \
+          ".Lhcc" G "_msg_load: .asciz \"hcc: error: cannot load the measurement runtime \"\n"              \
+          ".Lhcc" G "_msg_load2: .asciz \" (nor libhcc.so from the library path): \"\n"                     \
+          ".Lhcc" G "_msg_nl: .asciz \"\\n\"\n"                                                             \
+          ".Lhcc" G "_msg_missing: .asciz \"hcc: error: the measurement runtime has no \"\n"                \
+          ".Lhcc" G "_msg_missing2: .asciz \"; it is older than the hcc that compiled this program\\n\"\n"  \
+          ".section .init_array.00101,\"awG\",@init_array,__hcc_bind_v2" G ",comdat\n"                      \
+          ".p2align 3\n"                                                                                    \
+          ".quad __hcc_bind_v2" G "\n"                                                                      \
+          ".popsection\n");                                                                                 \
+  __asm__(".pushsection .text.__hcc_bind_v2" G ",\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n"             \
+          HCC_BIND_COMMON_(G)                                                                               \
+          ".popsection\n");                                                                                 \
+  __asm__(".pushsection .text.__hcc_bind_v2" G ",\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n"             \
+          HCC_BIND_ALL_(G)                                                                                  \
+          HCC_BIND_MISSING_(G)                                                                              \
+          HCC_BIND_PUTS_(G)                                                                                 \
+          ".p2align 4\n"                                                                                    \
+          ".weak __hcc_bind_v2" G "\n"                                                                      \
+          ".hidden __hcc_bind_v2" G "\n"                                                                    \
+          ".type __hcc_bind_v2" G ",@function\n"                                                            \
+          "__hcc_bind_v2" G ":\n\t"                                                                         \
+          ".cfi_startproc\n\t" HCC_BIND_ENDBR_                                                              \
+          "xorl %edi, %edi\n\t"                                                                             \
+          "jmp .Lhcc" G "_bind_all\n\t"                                                                     \
+          ".cfi_endproc\n"                                                                                  \
+          ".size __hcc_bind_v2" G ",.-__hcc_bind_v2" G "\n"                                                 \
+          ".popsection\n");
 
-/* Where they end; the code that binds. */
-__asm__(".pushsection .text.__hcc_bind_v1.stubs,\"axG\",@progbits,__hcc_bind_v1,comdat\n"
-        ".Lhcc_stubs_end:\n"
-        ".section .rodata.__hcc_bind_v1,\"aG\",@progbits,__hcc_bind_v1,comdat\n"
-        ".byte 0\n"
-        ".Lhcc_path: .asciz \"" HCC_RUNTIME_LIBRARY_ "\"\n"
-        ".Lhcc_soname: .asciz \"libhcc.so\"\n"
-        ".Lhcc_msg_load: .asciz \"hcc: error: cannot load the measurement runtime \"\n"
-        ".Lhcc_msg_load2: .asciz \" (nor libhcc.so from the library path): \"\n"
-        ".Lhcc_msg_nl: .asciz \"\\n\"\n"
-        ".Lhcc_msg_missing: .asciz \"hcc: error: the measurement runtime has no \"\n"
-        ".Lhcc_msg_missing2: .asciz \"; it is older than the hcc that compiled this program\\n\"\n"
-        /* Before the program's constructors: objects binding in the default
-         * priority could be preceded by user code that calls into them. */
-        ".section .init_array.00101,\"awG\",@init_array,__hcc_bind_v1,comdat\n"
-        ".p2align 3\n"
-        ".quad __hcc_bind_v1\n"
-        ".popsection\n");
-__asm__(".pushsection .text.__hcc_bind_v1,\"axG\",@progbits,__hcc_bind_v1,comdat\n"
-        HCC_BIND_COMMON_
-        ".popsection\n");
-__asm__(".pushsection .text.__hcc_bind_v1,\"axG\",@progbits,__hcc_bind_v1,comdat\n"
-        HCC_BIND_ALL_
-        HCC_BIND_MISSING_
-        HCC_BIND_PUTS_
-        /* The constructor (its arguments are argc, argv, envp: ignored),
-         * also the group's signature symbol. */
-        ".p2align 4\n"
-        ".weak __hcc_bind_v1\n"
-        ".hidden __hcc_bind_v1\n"
-        ".type __hcc_bind_v1,@function\n"
-        "__hcc_bind_v1:\n\t"
-        ".cfi_startproc\n\t" HCC_BIND_ENDBR_
-        "xorl %edi, %edi\n\t"
-        "jmp .Lhcc_bind_all\n\t"
-        ".cfi_endproc\n"
-        ".size __hcc_bind_v1,.-__hcc_bind_v1\n"
-        ".popsection\n");
+#define HCC_BIND_CORE_ENTRY_(n) HCC_BIND_ENTRY_("", n)
+#define HCC_BIND_OPENMP_ENTRY_(n) HCC_BIND_ENTRY_("_omp", n)
 
-/* Only HCC_BIND_ is for the headers that follow. */
-#undef HCC_BIND_LIST_
-#undef HCC_BIND_ENDBR_
-#undef HCC_BIND_ENTRY_
-#undef HCC_BIND_PUTS_
-#undef HCC_BIND_COMMON_
-#undef HCC_BIND_ALL_
-#undef HCC_BIND_MISSING_
+HCC_BIND_TABLE_BEGIN_("")
+HCC_BIND_CORE_LIST_(HCC_BIND_CORE_ENTRY_)
+HCC_BIND_TABLE_END_("")
 
+/* bind_openmp.h (through pomp2.h) emits the OpenMP table with these macros,
+ * so they stay defined; all are named HCC_BIND_*. */
 #endif /* x86-64 ELF */
 
 #ifndef HCC_BIND_

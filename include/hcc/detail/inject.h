@@ -24,7 +24,8 @@
 #include "bind.h"
 #include "../region.h"
 #include "../hcc.h"
-#include "../pomp2.h"  /* calls the instrumentor writes around OpenMP directives */
+/* The POMP2 declarations the instrumentor writes calls of come with
+ * inject_openmp.h, which hcc adds only for sources that call them. */
 /* No system header here (not even <omp.h> or <stdint.h>): this file comes
  * before the user's first line, and a system header would fix glibc's
  * feature set before the user's `#define _GNU_SOURCE`. Every macro it
