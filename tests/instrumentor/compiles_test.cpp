@@ -45,6 +45,11 @@ Process compile(const std::string &compiler, const std::string &file,
   if (with_prelude) {
     argv.push_back("-include");
     argv.push_back(std::string(HCC_TEST_INCLUDE_DIR) + "/hcc/detail/inject.h");
+    // As the driver does: the OpenMP prelude only for code that calls POMP2.
+    if (readFile(file).find("POMP2_") != std::string::npos) {
+      argv.push_back("-include");
+      argv.push_back(std::string(HCC_TEST_INCLUDE_DIR) + "/hcc/detail/inject_openmp.h");
+    }
   }
   argv.insert(argv.end(), flags.begin(), flags.end());
   for (const char *a : {"-c", "-o", "/dev/null"}) argv.push_back(a);

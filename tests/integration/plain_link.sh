@@ -31,6 +31,9 @@ gcc -O2 "$SRC/main.c" "$SRC/calc.c" -L. -lgreet-plain -Wl,-rpath,"$PWD" -o c-pla
 "$HCC" --hcc-functions=all -O2 -c "$SRC/calc.c" -o calc.o
 "$HCC" --hcc-functions=all -O2 -fPIC -c "$SRC/greet.c" -o greet.o
 gcc -shared greet.o -o libgreet.so
+# Objects without OpenMP code carry the core trampolines only (bind.h).
+grep -q ' __hcc_t_hcc_enter$' <(nm main.o) || fail "main.o has no trampoline for hcc_enter"
+if grep -q '__hcc_t_POMP2_' <(nm main.o); then fail "main.o (no OpenMP) carries the OpenMP trampolines"; fi
 gcc main.o calc.o -L. -lgreet -Wl,-rpath,"$PWD" -o c-app > link.log 2>&1 || { cat link.log; fail "gcc could not link hcc objects"; }
 if grep -q 'NEEDED.*libhcc' <(readelf -d c-app libgreet.so); then fail "a plain link has libhcc on its link line?"; fi
 run_profiled "$PWD/c-prof" c.reference ./c-app
@@ -72,6 +75,7 @@ if [ -n "${IT_OMP_CLANG:-}" ]; then omp_compilers+=("$IT_OMP_CLANG"); else echo 
 for cc in "${omp_compilers[@]}"; do
   cc_name=$(basename "$cc")
   "$HCC" --hcc-compiler=$cc -O2 -fopenmp -c "$SRC/omp.c" -o omp-$cc_name.o
+  grep -q ' __hcc_t_POMP2_Parallel_fork$' <(nm omp-$cc_name.o) || fail "omp-$cc_name.o lacks the OpenMP trampolines"
   $cc -fopenmp omp-$cc_name.o -o omp-$cc_name > link.log 2>&1 || { cat link.log; fail "$cc_name -fopenmp could not link an hcc object"; }
   run_profiled "$PWD/omp-$cc_name-prof" omp.reference ./omp-$cc_name
   # Two threads: each construct is visited once per thread.

@@ -68,8 +68,13 @@ TEST_P(Rewrite, MatchesExpectedAndCompiles) {
     }
     // Warnings the user's own code draws are theirs (untouched.c has one
     // for clang); -Werror only where the input is clean under that compiler.
-    std::string cmd = cc + " -fopenmp -Wall -Wextra -c -x c -include " HCC_OMP_INCLUDE_DIR
-                           "/hcc/detail/inject.h " + out.string() + " -o " + out.string() + ".o";
+    // The preludes as the driver gives them: the OpenMP one only for code
+    // that calls POMP2.
+    const std::string preludes = std::string(" -include " HCC_OMP_INCLUDE_DIR "/hcc/detail/inject.h ") +
+                                 (readFile(out.string()).find("POMP2_") != std::string::npos
+                                      ? "-include " HCC_OMP_INCLUDE_DIR "/hcc/detail/inject_openmp.h "
+                                      : "");
+    std::string cmd = cc + " -fopenmp -Wall -Wextra -c -x c" + preludes + out.string() + " -o " + out.string() + ".o";
     EXPECT_EQ(std::system((cmd + " 2>" + out.string() + ".err").c_str()), 0) << cmd << "\n"
         << readFile(out.string() + ".err");
     std::string plain = cc + " -fopenmp -Wall -Wextra -c " + in.string() + " -o /dev/null 2>&1";

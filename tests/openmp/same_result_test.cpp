@@ -124,7 +124,8 @@ TEST_P(SameResult, PreludeDefinesOnlyHccMacros) {
     const std::string base = cc + " -fopenmp -dM -E -x " + lang + " /dev/null";
     RunResult plain = run(base);
     RunResult with = run(cc + " -fopenmp -dM -E -x " + lang + " -include " HCC_OMP_INCLUDE_DIR
-                          "/hcc/detail/inject.h /dev/null");
+                          "/hcc/detail/inject.h -include " HCC_OMP_INCLUDE_DIR
+                          "/hcc/detail/inject_openmp.h /dev/null");
     ASSERT_EQ(plain.status, 0) << plain.err;
     ASSERT_EQ(with.status, 0) << with.err;
     auto names = [](const std::string &out) {

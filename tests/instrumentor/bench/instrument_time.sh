@@ -24,10 +24,13 @@ measure() { # compiler source flags...
   local flags="-O2 $* $extra" ext=${src##*.}
   [ -f "$src" ] || return 0
   "$tool" -o "$work/inst.$ext" "$src" -- $flags
+  # As the driver does: the OpenMP prelude only for code that calls POMP2.
+  local preludes="-include $inject"
+  if grep -q POMP2_ "$work/inst.$ext"; then preludes="$preludes -include ${inject%.h}_openmp.h"; fi
   hyperfine -N --runs "$runs" --warmup 1 --export-json "$work/t.json" \
     "$tool -o $work/inst.$ext $src -- $flags" \
     "$cc $flags -c $src -o $work/plain.o" \
-    "$cc $flags -include $inject -c $work/inst.$ext -o $work/inst.o" >/dev/null
+    "$cc $flags $preludes -c $work/inst.$ext -o $work/inst.o" >/dev/null
   python3 - "$work/t.json" "$(basename "$src")" "$cc $flags" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
