@@ -122,11 +122,16 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
   if (auto record = llvm::MemoryBuffer::getFile(base + ".deps")) {
     llvm::SmallVector<llvm::StringRef, 256> lines;
     (*record)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    // A preamble that reached one of the project's headers will again (its
+    // text, command line and directory are in the key): no new attempt to
+    // precompile it when its inputs change (a configure run rewriting
+    // config.h made every rebuild pay a discarded precompilation).
+    if (!lines.empty() && lines[0] == "unusable") return std::nullopt;
     bool fresh = !lines.empty();
     std::vector<std::string> deps;
     for (size_t i = 1; fresh && i < lines.size(); ++i) {
       auto [path, sig] = lines[i].split('\t');
-      fresh = inputSignature(path.str()) == sig;
+      fresh = inputUnchanged(path.str(), sig);
       deps.push_back(path.str());
     }
     if (fresh) {
@@ -163,7 +168,7 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
   std::vector<std::string> deps;
   for (const std::string &d : recorder->paths())
     if (d != main_path) deps.push_back(d);
-  for (const std::string &d : deps) record += d + "\t" + inputSignature(d) + "\n";
+  for (const std::string &d : deps) record += d + "\t" + inputRecord(d) + "\n";
   if (watch.user) {
     writeFileAtomically(base + ".deps", record);
     return std::nullopt;

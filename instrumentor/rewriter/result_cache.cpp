@@ -98,6 +98,50 @@ std::string inputSignature(const std::string &input) {
          std::to_string(static_cast<unsigned long long>(st.st_ino));
 }
 
+namespace {
+
+// The BLAKE3 of a file's bytes in hex; "" when it cannot be read.
+std::string contentHash(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) return "";
+  llvm::BLAKE3Result<16> digest = llvm::BLAKE3::hash<16>(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
+                              (*buffer)->getBufferSize()));
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (uint8_t b : digest) {
+    hex += kHex[b >> 4];
+    hex += kHex[b & 15];
+  }
+  return hex;
+}
+
+// Files whose bytes are worth hashing: the project's, not the system's
+// (hundreds of headers per C++ file that change only with a package
+// update, which changes their size or inode too).
+bool hashable(const std::string &input) {
+  return input.compare(0, 2, "L:") != 0 && input.compare(0, 5, "/usr/") != 0;
+}
+
+}  // namespace
+
+std::string inputRecord(const std::string &input) {
+  std::string sig = inputSignature(input);
+  if (sig.empty() || sig == "dir" || !hashable(input)) return sig;
+  if (std::string h = contentHash(input); !h.empty()) sig += "#" + h;
+  return sig;
+}
+
+bool inputUnchanged(const std::string &input, llvm::StringRef record) {
+  auto [stat_part, hash] = record.split('#');
+  const std::string now = inputSignature(input);
+  if (now == stat_part) return true;
+  // Rewritten with the same bytes (configure's config.h, a checkout, a
+  // touch): same size, same content hash.
+  if (hash.empty() || now.empty() || now == "dir") return false;
+  if (llvm::StringRef(now).split(':').first != stat_part.split(':').first) return false;
+  return contentHash(input) == hash;
+}
 
 std::string ResultCache::directoryFromEnvironment() {
   const char *off = std::getenv("HCC_CACHE");
@@ -146,7 +190,7 @@ std::optional<Result> ResultCache::lookup(const std::string &key) const {
   std::vector<std::string> deps;
   if (!in.strs(deps) || deps.size() % 2) return std::nullopt;
   for (size_t i = 0; i < deps.size(); i += 2)
-    if (inputSignature(deps[i]) != deps[i + 1]) return std::nullopt;
+    if (!inputUnchanged(deps[i], deps[i + 1])) return std::nullopt;
   Result r;
   uint64_t n_files = 0;
   if (!in.str(r.output) || !in.num(r.guards) || !in.num(r.setjmp_marks) || !in.num(r.filtered) ||
@@ -174,7 +218,7 @@ void ResultCache::store(const std::string &key, const Result &r) const {
   std::vector<std::string> deps;
   for (const std::string &p : r.inputs) {
     deps.push_back(p);
-    deps.push_back(inputSignature(p));
+    deps.push_back(inputRecord(p));
   }
   out.num(deps.size());
   for (const std::string &d : deps) out.str(d);

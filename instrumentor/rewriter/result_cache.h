@@ -25,6 +25,8 @@
 
 #include "instrument.h"
 
+#include <llvm/ADT/StringRef.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +37,13 @@ namespace hcc::rewriter {
 // file, "dir" for a directory that was only looked up, modification time
 // too for one that was listed ("L:" prefix), "" when missing.
 std::string inputSignature(const std::string &input);
+// What a cache entry records of an input: its signature, and for the
+// project's files (not under /usr/) "#" and the BLAKE3 of its bytes.
+std::string inputRecord(const std::string &input);
+// Whether the input is as `record` says: the same signature, or, for a
+// file with a content hash, the same size and bytes (a file rewritten with
+// what it held, as configure rewrites config.h, still matches).
+bool inputUnchanged(const std::string &input, llvm::StringRef record);
 
 class ResultCache {
  public:

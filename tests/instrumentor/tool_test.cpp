@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 namespace hcc::test {
 namespace {
@@ -116,6 +117,65 @@ TEST(Tool, CacheServesUnchangedFilesAndNoticesChangedOrNewHeaders) {
   setenv("HCC_CACHE", "off", 1);
   EXPECT_EQ(instrument().out.find(cached), std::string::npos);
   unsetenv("HCC_CACHE");
+  unsetenv("HCC_CACHE_DIR");
+}
+
+// A header written again with the bytes it held (configure rewrites
+// config.h on every run; a checkout or a touch changes only the time):
+// the cached result still serves, by the content hash of the project's
+// files. The same size with other bytes does not.
+TEST(Tool, CacheServesAHeaderRewrittenWithTheSameBytes) {
+  TempDir dir;
+  dir.write("config.h", "#define ANSWER 42\n");
+  std::string src = dir.write("app.c", "#include \"config.h\"\nint main(void) { return ANSWER - 42; }\n");
+  setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
+  unsetenv("HCC_CACHE");
+  auto instrument = [&] { return run({kTool, "--verbose", "-o", dir.file("out.c"), src, "--"}); };
+  const std::string cached = "(from the instrumentation cache)";
+  ASSERT_EQ(instrument().status, 0);
+  // A new file (new inode, new time) with the same bytes, as sed + mv do.
+  dir.write("config.h.new", "#define ANSWER 42\n");
+  std::filesystem::rename(dir.file("config.h.new"), dir.file("config.h"));
+  Process same = instrument();
+  EXPECT_NE(same.out.find(cached), std::string::npos) << same.out;
+  // Same size, other bytes: parsed again.
+  dir.write("config.h.new", "#define ANSWER 43\n");
+  std::filesystem::rename(dir.file("config.h.new"), dir.file("config.h"));
+  Process other = instrument();
+  EXPECT_EQ(other.out.find(cached), std::string::npos) << other.out;
+  unsetenv("HCC_CACHE_DIR");
+}
+
+// A preamble that reaches one of the project's headers (an angle-bracket
+// include found through -I) is recorded as unusable once; when that header
+// changes later, the preamble is not precompiled again to find out the
+// same (every rebuild after a configure run paid that attempt).
+TEST(Tool, APreambleWithAProjectHeaderIsNotPrecompiledAgainWhenTheHeaderChanges) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("include"));
+  dir.write("include/proj.h", "#define LIMIT 3\n");
+  const std::string head = "#include <stdio.h>\n#include <proj.h>\n";
+  std::string src = dir.write("app.c", head + "int f(void) { return LIMIT; }\n");
+  const std::string cache = dir.file("cache");
+  setenv("HCC_CACHE_DIR", cache.c_str(), 1);
+  unsetenv("HCC_CACHE");
+  auto instrument = [&](const std::string &body) {
+    dir.write("app.c", head + body);
+    return run({kTool, "--verbose", "-o", dir.file("out.c"), src, "--", "-I" + dir.file("include")});
+  };
+  ASSERT_EQ(instrument("int f(void) { return LIMIT + 1; }\n").status, 0);  // seen
+  ASSERT_EQ(instrument("int f(void) { return LIMIT + 2; }\n").status, 0);  // tried: unusable
+  std::vector<std::filesystem::path> records;
+  for (const auto &e : std::filesystem::directory_iterator(cache + "/pch"))
+    if (e.path().extension() == ".deps") records.push_back(e.path());
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(readFile(records[0].string()).rfind("unusable\n", 0), 0u) << readFile(records[0].string());
+  const auto written = std::filesystem::last_write_time(records[0]);
+  dir.write("include/proj.h", "#define LIMIT 30\n");
+  Process later = instrument("int f(void) { return LIMIT + 3; }\n");
+  ASSERT_EQ(later.status, 0) << later.out;
+  EXPECT_EQ(std::filesystem::last_write_time(records[0]), written) << "the preamble was precompiled again";
+  EXPECT_NE(readFile(dir.file("out.c")).find("LIMIT + 3"), std::string::npos);
   unsetenv("HCC_CACHE_DIR");
 }
 
