@@ -323,6 +323,12 @@ std::string configure_probe_reason(const CommandLine &cl) {
     std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
     if (starts_with(base, "conftest") || starts_with(base, "conftst"))
       return "autoconf/libtool probe '" + std::string(path) + "'";
+    // zlib's hand-written configure: ztest<pid>.c, ztest<pid>.o, ztest<pid>.
+    if (starts_with(base, "ztest") && base.size() > 5 && base[5] >= '0' && base[5] <= '9')
+      return "configure probe '" + std::string(path) + "'";
+    // Meson's compiler checks: meson-private/tmp<random>/testfile.c.
+    if (path.find("meson-private/tmp") != std::string_view::npos)
+      return "Meson compiler check '" + std::string(path) + "'";
     if (starts_with(base, "cmTC_") || path.find("cmTC_") != std::string_view::npos ||
         path.find("CMakeFiles/CMakeScratch/") != std::string_view::npos ||
         path.find("CMakeFiles/CMakeTmp/") != std::string_view::npos)

@@ -193,6 +193,9 @@ TEST(ConfigureProbe, AutoconfLibtoolAndCMakeProbesAreRecognised) {
   EXPECT_NE(reason({"-o", "conftest", "-O2", "conftest.c", "-lm"}), "");
   EXPECT_NE(reason({"-c", "conftest.cpp"}), "");
   EXPECT_NE(reason({"-c", "conftst1.c"}), "");                 // libtool
+  EXPECT_NE(reason({"-c", "-O2", "ztest4120.c"}), "");          // zlib's configure
+  EXPECT_NE(reason({"-o", "ztest4120", "ztest4120.o"}), "");
+  EXPECT_NE(reason({"/b/meson-private/tmpab12cd/testfile.c", "-o", "/b/meson-private/tmpab12cd/output.exe"}), "");
   EXPECT_NE(reason({"conftest.o", "-o", "conftest"}), "");     // link of a probe object
   EXPECT_NE(reason({"-c", "/b/CMakeFiles/CMakeScratch/TryCompile-x/src.c", "-o",
                     "CMakeFiles/cmTC_1.dir/src.c.o"}), "");
@@ -203,6 +206,8 @@ TEST(ConfigureProbe, AutoconfLibtoolAndCMakeProbesAreRecognised) {
   EXPECT_EQ(reason({"-c", "src/app.c", "-o", "CMakeFiles/app.dir/src/app.c.o"}), "");
   EXPECT_EQ(reason({"CMakeFiles/app.dir/src/app.c.o", "-o", "app"}), "");
   EXPECT_EQ(reason({"-c", "contest.c"}), "");
+  EXPECT_EQ(reason({"-c", "ztest.c"}), "");  // a user's file named ztest
+  EXPECT_EQ(reason({"-c", "ztests_io.c"}), "");
 }
 
 TEST(MpiWrapper, PreprocessorFlagsFromShow) {
