@@ -56,29 +56,29 @@
  * file's compile (samples/matmul: 16 M of 330 M instructions, mostly in the
  * assembler). hcc_enter first (the probe for a loaded runtime). Append only:
  * the order is the slots'. */
-#define HCC_BIND_CORE_LIST_(X)                                                         \
-  X(hcc_enter) X(hcc_exit) X(hcc_setjmp_mark)                                          \
+#define HCC_BIND_CORE_LIST_(X)                                               \
+  X(hcc_enter) X(hcc_exit) X(hcc_setjmp_mark)                                \
   X(hcc_region_begin) X(hcc_region_end) X(hcc_pause) X(hcc_resume)
-#define HCC_BIND_OPENMP_LIST_(X)                                                       \
-  X(POMP2_Parallel_fork) X(POMP2_Parallel_begin) X(hcc_pomp_parallel_begin)            \
-  X(POMP2_Parallel_end) X(POMP2_Parallel_join)                                         \
+#define HCC_BIND_OPENMP_LIST_(X)                                             \
+  X(POMP2_Parallel_fork) X(POMP2_Parallel_begin) X(hcc_pomp_parallel_begin)  \
+  X(POMP2_Parallel_end) X(POMP2_Parallel_join)                               \
   X(POMP2_For_enter) X(POMP2_For_exit) X(POMP2_Workshare_enter) X(POMP2_Workshare_exit) \
   X(POMP2_Sections_enter) X(POMP2_Sections_exit) X(POMP2_Section_begin) X(POMP2_Section_end) \
   X(POMP2_Single_enter) X(POMP2_Single_exit) X(POMP2_Single_begin) X(POMP2_Single_end) \
-  X(POMP2_Master_begin) X(POMP2_Master_end)                                            \
+  X(POMP2_Master_begin) X(POMP2_Master_end)                                  \
   X(POMP2_Critical_enter) X(POMP2_Critical_exit) X(POMP2_Critical_begin) X(POMP2_Critical_end) \
   X(POMP2_Ordered_enter) X(POMP2_Ordered_exit) X(POMP2_Ordered_begin) X(POMP2_Ordered_end) \
-  X(POMP2_Atomic_enter) X(POMP2_Atomic_exit) X(POMP2_Flush_enter) X(POMP2_Flush_exit)  \
-  X(POMP2_Barrier_enter) X(POMP2_Barrier_exit)                                         \
-  X(POMP2_Implicit_barrier_enter) X(POMP2_Implicit_barrier_exit)                       \
-  X(POMP2_Taskwait_begin) X(POMP2_Taskwait_end)                                        \
+  X(POMP2_Atomic_enter) X(POMP2_Atomic_exit) X(POMP2_Flush_enter) X(POMP2_Flush_exit) \
+  X(POMP2_Barrier_enter) X(POMP2_Barrier_exit)                               \
+  X(POMP2_Implicit_barrier_enter) X(POMP2_Implicit_barrier_exit)             \
+  X(POMP2_Taskwait_begin) X(POMP2_Taskwait_end)                              \
   X(POMP2_Task_create_begin) X(POMP2_Task_create_end) X(POMP2_Task_begin) X(POMP2_Task_end) \
-  X(POMP2_Taskgroup_begin) X(POMP2_Taskgroup_end)                                      \
-  X(POMP2_Untied_task_create_begin) X(POMP2_Untied_task_create_end)                    \
-  X(POMP2_Untied_task_begin) X(POMP2_Untied_task_end)                                  \
-  X(POMP2_Init_lock) X(POMP2_Destroy_lock) X(POMP2_Set_lock) X(POMP2_Unset_lock)       \
-  X(POMP2_Test_lock) X(POMP2_Init_nest_lock) X(POMP2_Destroy_nest_lock)                \
-  X(POMP2_Set_nest_lock) X(POMP2_Unset_nest_lock) X(POMP2_Test_nest_lock)          \
+  X(POMP2_Taskgroup_begin) X(POMP2_Taskgroup_end)                            \
+  X(POMP2_Untied_task_create_begin) X(POMP2_Untied_task_create_end)          \
+  X(POMP2_Untied_task_begin) X(POMP2_Untied_task_end)                        \
+  X(POMP2_Init_lock) X(POMP2_Destroy_lock) X(POMP2_Set_lock) X(POMP2_Unset_lock) \
+  X(POMP2_Test_lock) X(POMP2_Init_nest_lock) X(POMP2_Destroy_nest_lock)      \
+  X(POMP2_Set_nest_lock) X(POMP2_Unset_nest_lock) X(POMP2_Test_nest_lock)    \
   X(hcc_pomp_construct_enter) X(hcc_pomp_construct_exit)
 
 #ifndef HCC_RUNTIME_LIBRARY_
@@ -98,7 +98,7 @@
  * in %r11; its slot; its name. Each kind goes to its own section of the
  * group, so the stubs, the slots and the names are contiguous arrays in the
  * order of its list. */
-#define HCC_BIND_ENTRY_(G, n)                                                   \
+#define HCC_BIND_ENTRY_(G, n)                                                \
   __asm__(".pushsection .text.__hcc_bind_v2" G ",\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
           ".p2align 4\n"                                                     \
           ".weak __hcc_t_" #n "\n"                                           \
@@ -106,33 +106,33 @@
           ".type __hcc_t_" #n ",@function\n"                                 \
           "__hcc_t_" #n ":\n\t"                                              \
           ".cfi_startproc\n\t" HCC_BIND_ENDBR_                               \
-          "jmp *.Lhcc" G "_s_" #n "(%rip)\n\t"                                    \
+          "jmp *.Lhcc" G "_s_" #n "(%rip)\n\t"                               \
           ".cfi_endproc\n"                                                   \
           ".size __hcc_t_" #n ",.-__hcc_t_" #n "\n"                          \
           ".section .text.__hcc_bind_v2" G ".stubs,\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
-          ".Lhcc" G "_l_" #n ":\n\t"                                              \
+          ".Lhcc" G "_l_" #n ":\n\t"                                         \
           ".cfi_startproc\n\t" HCC_BIND_ENDBR_                               \
-          "leaq .Lhcc" G "_s_" #n "(%rip), %r11\n\t"                              \
-          "jmp .Lhcc" G "_bind_common\n\t"                                        \
+          "leaq .Lhcc" G "_s_" #n "(%rip), %r11\n\t"                         \
+          "jmp .Lhcc" G "_bind_common\n\t"                                   \
           ".cfi_endproc\n"                                                   \
           ".section .data.__hcc_bind_v2" G ",\"awG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
-          ".Lhcc" G "_s_" #n ": .quad .Lhcc" G "_l_" #n "\n"                           \
+          ".Lhcc" G "_s_" #n ": .quad .Lhcc" G "_l_" #n "\n"                 \
           ".section .rodata.__hcc_bind_v2" G ",\"aG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
           ".asciz \"" #n "\"\n"                                              \
           ".popsection\n");
 
 /* %rdi = a NUL-terminated string, written to stderr (no libc: a program may
  * define its own write or strlen). Clobbers %rax %rcx %rdx %rsi %rdi %r11. */
-#define HCC_BIND_PUTS_(G)                                                       \
-  ".Lhcc" G "_puts:\n\t"                                                          \
+#define HCC_BIND_PUTS_(G)                                                    \
+  ".Lhcc" G "_puts:\n\t"                                                     \
   "movq %rdi, %rsi\n\t"                                                      \
   "xorl %edx, %edx\n"                                                        \
-  ".Lhcc" G "_puts_len:\n\t"                                                      \
+  ".Lhcc" G "_puts_len:\n\t"                                                 \
   "cmpb $0, (%rsi,%rdx)\n\t"                                                 \
-  "je .Lhcc" G "_puts_write\n\t"                                                  \
+  "je .Lhcc" G "_puts_write\n\t"                                             \
   "incq %rdx\n\t"                                                            \
-  "jmp .Lhcc" G "_puts_len\n"                                                     \
-  ".Lhcc" G "_puts_write:\n\t"                                                    \
+  "jmp .Lhcc" G "_puts_len\n"                                                \
+  ".Lhcc" G "_puts_write:\n\t"                                               \
   "movl $1, %eax\n\t" /* write(2, s, len) */                                 \
   "movl $2, %edi\n\t"                                                        \
   "syscall\n\t"                                                              \
@@ -140,9 +140,9 @@
 
 /* The first call through a stub: save the callee's argument registers, bind,
  * restore them and jump to the bound function. */
-#define HCC_BIND_COMMON_(G)                                                     \
+#define HCC_BIND_COMMON_(G)                                                  \
   ".p2align 4\n"                                                             \
-  ".Lhcc" G "_bind_common:\n\t"                                                   \
+  ".Lhcc" G "_bind_common:\n\t"                                              \
   ".cfi_startproc\n\t"                                                       \
   "pushq %rbp\n\t"                                                           \
   ".cfi_def_cfa_offset 16\n\t"                                               \
@@ -168,21 +168,21 @@
   "movaps %xmm6, 160(%rsp)\n\t"                                              \
   "movaps %xmm7, 176(%rsp)\n\t"                                              \
   "movl $1, %edi\n\t" /* a failure is fatal now */                           \
-  "call .Lhcc" G "_bind_all\n\t"                                                  \
+  "call .Lhcc" G "_bind_all\n\t"                                             \
   "movq 56(%rsp), %r11\n\t"                                                  \
   "movq (%r11), %r10\n\t"                                                    \
-  "leaq .Lhcc" G "_stubs_begin(%rip), %rax\n\t"                                   \
+  "leaq .Lhcc" G "_stubs_begin(%rip), %rax\n\t"                              \
   "cmpq %rax, %r10\n\t"                                                      \
-  "jb .Lhcc" G "_common_bound\n\t"                                                \
-  "leaq .Lhcc" G "_stubs_end(%rip), %rax\n\t"                                     \
+  "jb .Lhcc" G "_common_bound\n\t"                                           \
+  "leaq .Lhcc" G "_stubs_end(%rip), %rax\n\t"                                \
   "cmpq %rax, %r10\n\t"                                                      \
-  "jae .Lhcc" G "_common_bound\n\t"                                               \
+  "jae .Lhcc" G "_common_bound\n\t"                                          \
   "leaq .Lhcc" G "_slots(%rip), %rax\n\t" /* still a stub: the runtime lacks it */ \
   "subq %rax, %r11\n\t"                                                      \
   "shrq $3, %r11\n\t"                                                        \
   "movq %r11, %rdi\n\t"                                                      \
-  "call .Lhcc" G "_missing\n"                                                     \
-  ".Lhcc" G "_common_bound:\n\t"                                                  \
+  "call .Lhcc" G "_missing\n"                                                \
+  ".Lhcc" G "_common_bound:\n\t"                                             \
   "movaps 176(%rsp), %xmm7\n\t"                                              \
   "movaps 160(%rsp), %xmm6\n\t"                                              \
   "movaps 144(%rsp), %xmm5\n\t"                                              \
@@ -205,9 +205,9 @@
 
 /* void bind_all(int fatal): fills every slot it can; idempotent. Finds the
  * runtime by hcc_enter in the default scope, else loads it. */
-#define HCC_BIND_ALL_(G)                                                        \
+#define HCC_BIND_ALL_(G)                                                     \
   ".p2align 4\n"                                                             \
-  ".Lhcc" G "_bind_all:\n\t"                                                      \
+  ".Lhcc" G "_bind_all:\n\t"                                                 \
   ".cfi_startproc\n\t"                                                       \
   "pushq %rbx\n\t"                                                           \
   ".cfi_def_cfa_offset 16\n\t"                                               \
@@ -218,49 +218,49 @@
   "pushq %r13\n\t"                                                           \
   ".cfi_def_cfa_offset 32\n\t"                                               \
   ".cfi_offset %r13, -32\n\t"                                                \
-  "cmpl $0, .Lhcc" G "_done(%rip)\n\t"                                            \
-  "jne .Lhcc" G "_ba_ret\n\t"                                                     \
+  "cmpl $0, .Lhcc" G "_done(%rip)\n\t"                                       \
+  "jne .Lhcc" G "_ba_ret\n\t"                                                \
   "movl %edi, %r13d\n\t"                                                     \
   "xorl %edi, %edi\n\t" /* RTLD_DEFAULT: a runtime already loaded */         \
-  "leaq .Lhcc" G "_probe(%rip), %rsi\n\t"                                         \
+  "leaq .Lhcc" G "_probe(%rip), %rsi\n\t"                                    \
   "call dlsym@PLT\n\t"                                                       \
   "xorl %ebx, %ebx\n\t"                                                      \
   "testq %rax, %rax\n\t"                                                     \
-  "jnz .Lhcc" G "_ba_lookup\n\t"                                                  \
-  "leaq .Lhcc" G "_path(%rip), %rdi\n\t"                                          \
+  "jnz .Lhcc" G "_ba_lookup\n\t"                                             \
+  "leaq .Lhcc" G "_path(%rip), %rdi\n\t"                                     \
   "movl $0x102, %esi\n\t" /* RTLD_NOW | RTLD_GLOBAL */                       \
   "call dlopen@PLT\n\t"                                                      \
   "movq %rax, %rbx\n\t"                                                      \
   "testq %rax, %rax\n\t"                                                     \
-  "jnz .Lhcc" G "_ba_lookup\n\t"                                                  \
-  "leaq .Lhcc" G "_soname(%rip), %rdi\n\t"                                        \
+  "jnz .Lhcc" G "_ba_lookup\n\t"                                             \
+  "leaq .Lhcc" G "_soname(%rip), %rdi\n\t"                                   \
   "movl $0x102, %esi\n\t"                                                    \
   "call dlopen@PLT\n\t"                                                      \
   "movq %rax, %rbx\n\t"                                                      \
   "testq %rax, %rax\n\t"                                                     \
-  "jz .Lhcc" G "_ba_fail\n"                                                       \
-  ".Lhcc" G "_ba_lookup:\n\t"                                                     \
-  "leaq .Lhcc" G "_names(%rip), %r13\n\t"                                         \
-  "leaq .Lhcc" G "_slots(%rip), %r12\n"                                           \
-  ".Lhcc" G "_ba_loop:\n\t"                                                       \
+  "jz .Lhcc" G "_ba_fail\n"                                                  \
+  ".Lhcc" G "_ba_lookup:\n\t"                                                \
+  "leaq .Lhcc" G "_names(%rip), %r13\n\t"                                    \
+  "leaq .Lhcc" G "_slots(%rip), %r12\n"                                      \
+  ".Lhcc" G "_ba_loop:\n\t"                                                  \
   "cmpb $0, (%r13)\n\t"                                                      \
-  "je .Lhcc" G "_ba_done\n\t"                                                     \
+  "je .Lhcc" G "_ba_done\n\t"                                                \
   "movq %rbx, %rdi\n\t"                                                      \
   "movq %r13, %rsi\n\t"                                                      \
   "call dlsym@PLT\n\t"                                                       \
   "testq %rax, %rax\n\t"                                                     \
-  "jz .Lhcc" G "_ba_next\n\t"                                                     \
+  "jz .Lhcc" G "_ba_next\n\t"                                                \
   "movq %rax, (%r12)\n"                                                      \
-  ".Lhcc" G "_ba_next:\n\t"                                                       \
+  ".Lhcc" G "_ba_next:\n\t"                                                  \
   "addq $8, %r12\n"                                                          \
-  ".Lhcc" G "_ba_skip:\n\t" /* past this name's NUL */                            \
+  ".Lhcc" G "_ba_skip:\n\t" /* past this name's NUL */                       \
   "incq %r13\n\t"                                                            \
   "cmpb $0, -1(%r13)\n\t"                                                    \
-  "jne .Lhcc" G "_ba_skip\n\t"                                                    \
-  "jmp .Lhcc" G "_ba_loop\n"                                                      \
-  ".Lhcc" G "_ba_done:\n\t"                                                       \
-  "movl $1, .Lhcc" G "_done(%rip)\n"                                              \
-  ".Lhcc" G "_ba_ret:\n\t"                                                        \
+  "jne .Lhcc" G "_ba_skip\n\t"                                               \
+  "jmp .Lhcc" G "_ba_loop\n"                                                 \
+  ".Lhcc" G "_ba_done:\n\t"                                                  \
+  "movl $1, .Lhcc" G "_done(%rip)\n"                                         \
+  ".Lhcc" G "_ba_ret:\n\t"                                                   \
   "popq %r13\n\t"                                                            \
   ".cfi_def_cfa_offset 24\n\t"                                               \
   "popq %r12\n\t"                                                            \
@@ -268,50 +268,50 @@
   "popq %rbx\n\t"                                                            \
   ".cfi_def_cfa_offset 8\n\t"                                                \
   "ret\n"                                                                    \
-  ".Lhcc" G "_ba_fail:\n\t"                                                       \
+  ".Lhcc" G "_ba_fail:\n\t"                                                  \
   ".cfi_def_cfa_offset 32\n\t"                                               \
   "testl %r13d, %r13d\n\t" /* the constructor stays silent */                \
-  "jz .Lhcc" G "_ba_ret\n\t"                                                      \
-  "leaq .Lhcc" G "_msg_load(%rip), %rdi\n\t"                                      \
-  "call .Lhcc" G "_puts\n\t"                                                      \
-  "leaq .Lhcc" G "_path(%rip), %rdi\n\t"                                          \
-  "call .Lhcc" G "_puts\n\t"                                                      \
-  "leaq .Lhcc" G "_msg_load2(%rip), %rdi\n\t"                                     \
-  "call .Lhcc" G "_puts\n\t"                                                      \
+  "jz .Lhcc" G "_ba_ret\n\t"                                                 \
+  "leaq .Lhcc" G "_msg_load(%rip), %rdi\n\t"                                 \
+  "call .Lhcc" G "_puts\n\t"                                                 \
+  "leaq .Lhcc" G "_path(%rip), %rdi\n\t"                                     \
+  "call .Lhcc" G "_puts\n\t"                                                 \
+  "leaq .Lhcc" G "_msg_load2(%rip), %rdi\n\t"                                \
+  "call .Lhcc" G "_puts\n\t"                                                 \
   "call dlerror@PLT\n\t"                                                     \
   "testq %rax, %rax\n\t"                                                     \
-  "jz .Lhcc" G "_ba_exit\n\t"                                                     \
+  "jz .Lhcc" G "_ba_exit\n\t"                                                \
   "movq %rax, %rdi\n\t"                                                      \
-  "call .Lhcc" G "_puts\n"                                                        \
-  ".Lhcc" G "_ba_exit:\n\t"                                                       \
-  "leaq .Lhcc" G "_msg_nl(%rip), %rdi\n\t"                                        \
-  "call .Lhcc" G "_puts\n\t"                                                      \
+  "call .Lhcc" G "_puts\n"                                                   \
+  ".Lhcc" G "_ba_exit:\n\t"                                                  \
+  "leaq .Lhcc" G "_msg_nl(%rip), %rdi\n\t"                                   \
+  "call .Lhcc" G "_puts\n\t"                                                 \
   "movl $231, %eax\n\t" /* exit_group(127) */                                \
   "movl $127, %edi\n\t"                                                      \
   "syscall\n\t"                                                              \
   ".cfi_endproc\n"
 
 /* %rdi = the index of a slot the runtime could not fill: say which. */
-#define HCC_BIND_MISSING_(G)                                                    \
-  ".Lhcc" G "_missing:\n\t"                                                       \
-  "leaq .Lhcc" G "_names(%rip), %rsi\n"                                           \
-  ".Lhcc" G "_missing_find:\n\t"                                                  \
+#define HCC_BIND_MISSING_(G)                                                 \
+  ".Lhcc" G "_missing:\n\t"                                                  \
+  "leaq .Lhcc" G "_names(%rip), %rsi\n"                                      \
+  ".Lhcc" G "_missing_find:\n\t"                                             \
   "testq %rdi, %rdi\n\t"                                                     \
-  "jz .Lhcc" G "_missing_say\n"                                                   \
-  ".Lhcc" G "_missing_skip:\n\t"                                                  \
+  "jz .Lhcc" G "_missing_say\n"                                              \
+  ".Lhcc" G "_missing_skip:\n\t"                                             \
   "incq %rsi\n\t"                                                            \
   "cmpb $0, -1(%rsi)\n\t"                                                    \
-  "jne .Lhcc" G "_missing_skip\n\t"                                               \
+  "jne .Lhcc" G "_missing_skip\n\t"                                          \
   "decq %rdi\n\t"                                                            \
-  "jmp .Lhcc" G "_missing_find\n"                                                 \
-  ".Lhcc" G "_missing_say:\n\t"                                                   \
+  "jmp .Lhcc" G "_missing_find\n"                                            \
+  ".Lhcc" G "_missing_say:\n\t"                                              \
   "pushq %rsi\n\t"                                                           \
-  "leaq .Lhcc" G "_msg_missing(%rip), %rdi\n\t"                                   \
-  "call .Lhcc" G "_puts\n\t"                                                      \
+  "leaq .Lhcc" G "_msg_missing(%rip), %rdi\n\t"                              \
+  "call .Lhcc" G "_puts\n\t"                                                 \
   "movq (%rsp), %rdi\n\t"                                                    \
-  "call .Lhcc" G "_puts\n\t"                                                      \
-  "leaq .Lhcc" G "_msg_missing2(%rip), %rdi\n\t"                                  \
-  "call .Lhcc" G "_puts\n\t"                                                      \
+  "call .Lhcc" G "_puts\n\t"                                                 \
+  "leaq .Lhcc" G "_msg_missing2(%rip), %rdi\n\t"                             \
+  "call .Lhcc" G "_puts\n\t"                                                 \
   "movl $231, %eax\n\t"                                                      \
   "movl $127, %edi\n\t"                                                      \
   "syscall\n"
@@ -325,52 +325,52 @@
  * program's constructors: objects binding in the default priority could be
  * preceded by user code that calls into them. v2: the tables split in two
  * (v1 was one group of every entry); objects of both kinds link together. */
-#define HCC_BIND_TABLE_BEGIN_(G) \
-  __asm__(".pushsection .text.__hcc_bind_v2" G ".stubs,\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n"  \
-          ".p2align 4\n"                                                                               \
-          ".Lhcc" G "_stubs_begin:\n"                                                                  \
-          ".section .data.__hcc_bind_v2" G ",\"awG\",@progbits,__hcc_bind_v2" G ",comdat\n"            \
-          ".p2align 3\n"                                                                               \
-          ".Lhcc" G "_done: .quad 0\n"                                                                 \
-          ".Lhcc" G "_slots:\n"                                                                        \
-          ".section .rodata.__hcc_bind_v2" G ",\"aG\",@progbits,__hcc_bind_v2" G ",comdat\n"           \
-          ".Lhcc" G "_names:\n"                                                                        \
+#define HCC_BIND_TABLE_BEGIN_(G)                                             \
+  __asm__(".pushsection .text.__hcc_bind_v2" G ".stubs,\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          ".p2align 4\n"                                                     \
+          ".Lhcc" G "_stubs_begin:\n"                                        \
+          ".section .data.__hcc_bind_v2" G ",\"awG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          ".p2align 3\n"                                                     \
+          ".Lhcc" G "_done: .quad 0\n"                                       \
+          ".Lhcc" G "_slots:\n"                                              \
+          ".section .rodata.__hcc_bind_v2" G ",\"aG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          ".Lhcc" G "_names:\n"                                              \
           ".popsection\n");
 
-#define HCC_BIND_TABLE_END_(G) \
-  __asm__(".pushsection .text.__hcc_bind_v2" G ".stubs,\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n"       \
-          ".Lhcc" G "_stubs_end:\n"                                                                         \
-          ".section .rodata.__hcc_bind_v2" G ",\"aG\",@progbits,__hcc_bind_v2" G ",comdat\n"                \
-          ".byte 0\n"                                                                                       \
-          ".Lhcc" G "_probe: .asciz \"hcc_enter\"\n"                                                        \
-          ".Lhcc" G "_path: .asciz \"" HCC_RUNTIME_LIBRARY_ "\"\n"                                          \
-          ".Lhcc" G "_soname: .asciz \"libhcc.so\"\n"                                                       \
-          ".Lhcc" G "_msg_load: .asciz \"hcc: error: cannot load the measurement runtime \"\n"              \
-          ".Lhcc" G "_msg_load2: .asciz \" (nor libhcc.so from the library path): \"\n"                     \
-          ".Lhcc" G "_msg_nl: .asciz \"\\n\"\n"                                                             \
-          ".Lhcc" G "_msg_missing: .asciz \"hcc: error: the measurement runtime has no \"\n"                \
-          ".Lhcc" G "_msg_missing2: .asciz \"; it is older than the hcc that compiled this program\\n\"\n"  \
-          ".section .init_array.00101,\"awG\",@init_array,__hcc_bind_v2" G ",comdat\n"                      \
-          ".p2align 3\n"                                                                                    \
-          ".quad __hcc_bind_v2" G "\n"                                                                      \
-          ".popsection\n");                                                                                 \
-  __asm__(".pushsection .text.__hcc_bind_v2" G ",\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n"             \
-          HCC_BIND_COMMON_(G)                                                                               \
-          ".popsection\n");                                                                                 \
-  __asm__(".pushsection .text.__hcc_bind_v2" G ",\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n"             \
-          HCC_BIND_ALL_(G)                                                                                  \
-          HCC_BIND_MISSING_(G)                                                                              \
-          HCC_BIND_PUTS_(G)                                                                                 \
-          ".p2align 4\n"                                                                                    \
-          ".weak __hcc_bind_v2" G "\n"                                                                      \
-          ".hidden __hcc_bind_v2" G "\n"                                                                    \
-          ".type __hcc_bind_v2" G ",@function\n"                                                            \
-          "__hcc_bind_v2" G ":\n\t"                                                                         \
-          ".cfi_startproc\n\t" HCC_BIND_ENDBR_                                                              \
-          "xorl %edi, %edi\n\t"                                                                             \
-          "jmp .Lhcc" G "_bind_all\n\t"                                                                     \
-          ".cfi_endproc\n"                                                                                  \
-          ".size __hcc_bind_v2" G ",.-__hcc_bind_v2" G "\n"                                                 \
+#define HCC_BIND_TABLE_END_(G)                                               \
+  __asm__(".pushsection .text.__hcc_bind_v2" G ".stubs,\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          ".Lhcc" G "_stubs_end:\n"                                          \
+          ".section .rodata.__hcc_bind_v2" G ",\"aG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          ".byte 0\n"                                                        \
+          ".Lhcc" G "_probe: .asciz \"hcc_enter\"\n"                         \
+          ".Lhcc" G "_path: .asciz \"" HCC_RUNTIME_LIBRARY_ "\"\n"           \
+          ".Lhcc" G "_soname: .asciz \"libhcc.so\"\n"                        \
+          ".Lhcc" G "_msg_load: .asciz \"hcc: error: cannot load the measurement runtime \"\n" \
+          ".Lhcc" G "_msg_load2: .asciz \" (nor libhcc.so from the library path): \"\n" \
+          ".Lhcc" G "_msg_nl: .asciz \"\\n\"\n"                              \
+          ".Lhcc" G "_msg_missing: .asciz \"hcc: error: the measurement runtime has no \"\n" \
+          ".Lhcc" G "_msg_missing2: .asciz \"; it is older than the hcc that compiled this program\\n\"\n" \
+          ".section .init_array.00101,\"awG\",@init_array,__hcc_bind_v2" G ",comdat\n" \
+          ".p2align 3\n"                                                     \
+          ".quad __hcc_bind_v2" G "\n"                                       \
+          ".popsection\n");                                                  \
+  __asm__(".pushsection .text.__hcc_bind_v2" G ",\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          HCC_BIND_COMMON_(G)                                                \
+          ".popsection\n");                                                  \
+  __asm__(".pushsection .text.__hcc_bind_v2" G ",\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          HCC_BIND_ALL_(G)                                                   \
+          HCC_BIND_MISSING_(G)                                               \
+          HCC_BIND_PUTS_(G)                                                  \
+          ".p2align 4\n"                                                     \
+          ".weak __hcc_bind_v2" G "\n"                                       \
+          ".hidden __hcc_bind_v2" G "\n"                                     \
+          ".type __hcc_bind_v2" G ",@function\n"                             \
+          "__hcc_bind_v2" G ":\n\t"                                          \
+          ".cfi_startproc\n\t" HCC_BIND_ENDBR_                               \
+          "xorl %edi, %edi\n\t"                                              \
+          "jmp .Lhcc" G "_bind_all\n\t"                                      \
+          ".cfi_endproc\n"                                                   \
+          ".size __hcc_bind_v2" G ",.-__hcc_bind_v2" G "\n"                  \
           ".popsection\n");
 
 #define HCC_BIND_CORE_ENTRY_(n) HCC_BIND_ENTRY_("", n)
