@@ -100,13 +100,8 @@ std::string inputSignature(const std::string &input) {
 
 namespace {
 
-// The BLAKE3 of a file's bytes in hex; "" when it cannot be read.
-std::string contentHash(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!buffer) return "";
-  llvm::BLAKE3Result<16> digest = llvm::BLAKE3::hash<16>(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
-                              (*buffer)->getBufferSize()));
+template <size_t N>
+std::string hexOf(const llvm::BLAKE3Result<N> &digest) {
   static const char kHex[] = "0123456789abcdef";
   std::string hex;
   for (uint8_t b : digest) {
@@ -114,6 +109,15 @@ std::string contentHash(const std::string &path) {
     hex += kHex[b & 15];
   }
   return hex;
+}
+
+// The BLAKE3 of a file's bytes in hex; "" when it cannot be read.
+std::string contentHash(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) return "";
+  return hexOf(llvm::BLAKE3::hash<16>(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
+                              (*buffer)->getBufferSize())));
 }
 
 // Files whose bytes are worth hashing: the project's, not the system's
@@ -164,14 +168,7 @@ std::string ResultCache::key(const std::vector<std::string> &parts) {
     hasher.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&n), sizeof n));
     hasher.update(p);
   }
-  llvm::BLAKE3Result<32> digest = hasher.final();
-  static const char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (uint8_t b : digest) {
-    hex += kHex[b >> 4];
-    hex += kHex[b & 15];
-  }
-  return hex;
+  return hexOf(hasher.final());
 }
 
 std::string ResultCache::entryPath(const std::string &key) const {
