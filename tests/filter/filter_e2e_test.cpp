@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -237,9 +238,26 @@ TEST(SuggestFilter, NeverSuggestsTheWork) {
   RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O2 " + shell_quote(src) + " -o " +
                     shell_quote(dir + "/pt"));
   ASSERT_EQ(b.status, 0) << b.err;
-  ASSERT_EQ(run("cd " + shell_quote(dir) + " && HCC_VERBOSE=0 HCC_OUTPUT_DIR=prof ./pt 48 36 4").status, 0);
-  RunResult r = run(shell_quote(report_bin()) + " --suggest-filter --rule 'calls>1000' " + shell_quote(dir + "/prof"));
-  ASSERT_EQ(r.status, 0) << r.err;
+  // A region's own work is its exclusive time less its callees' pair
+  // halves, a small difference of large numbers (first_hit: 12 to 170 ns
+  // per visit across runs on a loaded machine, against a threshold of
+  // about 10 ns); when the run waited for a CPU, hcc-report scales the
+  // wall-clock times by CPU / measured and says so, and its answer is not
+  // exact. Asserted on a run that waited less than 5% (up to six tries);
+  // on a machine busy through all of them, skipped with the reason.
+  RunResult r;
+  bool quiet = false;
+  std::string scaled;
+  for (int attempt = 0; attempt < 6 && !quiet; ++attempt) {
+    ASSERT_EQ(run("cd " + shell_quote(dir) + " && HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_OUTPUT_DIR=prof ./pt 48 36 4").status, 0);
+    r = run(shell_quote(report_bin()) + " --suggest-filter --rule 'calls>1000' " + shell_quote(dir + "/prof"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string mark = "# measured times scaled by ";
+    const size_t at = r.out.find(mark);
+    quiet = at == std::string::npos || std::atof(r.out.c_str() + at + mark.size()) >= 0.95;
+    if (!quiet) scaled = r.out.substr(at, r.out.find('\n', at) - at);
+  }
+  if (!quiet) GTEST_SKIP() << "every run waited for a CPU (" << scaled << "): no exact suggestion to check";
   std::istringstream lines(r.out);
   std::string line;
   int excluded = 0;
