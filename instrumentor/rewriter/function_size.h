@@ -40,21 +40,13 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Stmt.h>
 
+#include "policy.h"
+
 #include <map>
 #include <set>
 #include <string>
 
 namespace hcc::rewriter {
-
-// Which functions get a guard (--functions=auto|all|none; the filters
-// apply on top, see README "Which functions").
-enum class FunctionPolicy { Auto, All, None };
-
-// Minimum size (statements + operations) of a straight-line function
-// without calls worth measuring that --functions=auto still instruments.
-// ~40 units is roughly XRay's 200 instructions at ~5 instructions per unit
-// (an operation on doubles with its loads; a statement's stores).
-constexpr unsigned kAutoMinSize = 40;
 
 struct SizeVerdict {
   bool keep = true;

@@ -3,13 +3,13 @@
 // preamble when given one, preamble_cache.h), apply the rewriters
 // (function_guards, setjmp_marks, user_regions, openmp_directives) to it
 // and to the project's own headers it includes, return the new texts.
-// tool.cpp is the command-line front end (with the result cache,
-// result_cache.h, and the shadow tree, shadow_tree.h); the unit tests call
-// this directly.
+// tool.cpp is the command-line front end (with the result cache and the
+// shadow tree, ../cache/); the unit tests call this directly.
 #ifndef HCC_REWRITER_INSTRUMENT_H
 #define HCC_REWRITER_INSTRUMENT_H
 
 #include "function_size.h"
+#include "result.h"
 
 #include <map>
 #include <string>
@@ -20,12 +20,6 @@ class Filter;
 }
 
 namespace hcc::rewriter {
-
-// Whether OpenMP directives are rewritten when neither --openmp=on nor
-// --openmp=off is given. On: every construct the rewriter handles is tested
-// under gcc/libgomp and clang/libomp (tests/openmp), and the others are left
-// exactly as written.
-constexpr bool kOpenMPDefault = true;
 
 struct Options {
   // Selective instrumentation (--filter/--include/--exclude): functions it
@@ -56,42 +50,6 @@ struct Options {
   FunctionPolicy functions = FunctionPolicy::All;
   // Auto's minimum size (statements + operations), --min-size=N.
   unsigned min_size = kAutoMinSize;
-};
-
-// A file the main file includes, as the compiler is to read it instead of
-// the original: `#line 1 "NAME"` + its text, with guards when it defines
-// functions hcc instruments.
-struct OutputFile {
-  std::string path;  // the original, absolute: its directory's real path + its name
-  std::string name;  // as the compiler names it ("include/geo/grid.hpp")
-  std::string text;
-  unsigned guards = 0;
-  bool rewritten = false;  // text differs from the original (beyond #line)
-};
-
-struct Result {
-  bool ok = false;
-  // `#line 1 "NAME"` + the rewritten file; empty unless ok.
-  std::string output;
-  // One line per function left alone, per parse error, per dropped compiler
-  // option: what --verbose prints.
-  std::vector<std::string> messages;
-  unsigned guards = 0;
-  unsigned setjmp_marks = 0;
-  unsigned filtered = 0;      // functions left alone because the filter excludes them
-  unsigned left_out = 0;      // functions left alone by --functions=auto (too small) or none
-  unsigned loops = 0;         // loop regions (TAU BEGIN_INSTRUMENT_SECTION loops)
-  unsigned openmp_directives = 0;  // OpenMP directives turned into POMP2 calls
-  unsigned user_regions = 0;  // #pragma hcc region / pomp inst begin|end turned into calls
-  // With Options::headers: every non-system file the parse entered but the
-  // main file, in the order first entered (counts above include theirs).
-  std::vector<OutputFile> files;
-  // What the result depends on besides the main file and the command line
-  // (for result_cache.h): every path the parse asked the file system about
-  // (opened, checked, listed), found or not — a header that appears where
-  // an #include looked in vain changes the result too. Absolute paths; a
-  // directory the parse listed is marked "L:".
-  std::vector<std::string> inputs;
 };
 
 // `compile_args`: the user's compiler arguments minus sources and -o/-c.

@@ -129,6 +129,37 @@ TEST_P(Headers, GridProjectHeaderFunctionsHaveExactVisits) {
     }
 }
 
+// A rebuild of unchanged sources: hcc takes each file's instrumentation,
+// the header copies included, from the result cache in its own process
+// (instrumentor/cache/cached_run.h) without starting hcc-instrument, and the
+// program measures exactly what the first build's did.
+TEST_P(Headers, RebuildIsServedFromTheCacheWithoutStartingTheInstrumentor) {
+  const Toolchain tc = GetParam();
+  const std::string dir = project("headers", tc.name + "-cache");
+  const std::string hcc = "cd " + shell_quote(dir) + " && HCC_CACHE_DIR=" + shell_quote(dir + "/cache") +
+                          " " + shell_quote(hcc_bin()) + " --hcc-compiler=" + tc.cxx +
+                          " --hcc-functions=all --hcc-verbose -O2 -std=c++17 -Iinclude -isystem sysinc ";
+  const std::string cached = "(from the instrumentation cache)";
+  for (const bool again : {false, true})
+    for (const char *tu : {"main", "stats"}) {
+      RunResult r = run(hcc + "-MMD -MF " + tu + ".d -c src/" + tu + ".cpp -o " + tu + ".o");
+      ASSERT_EQ(r.status, 0) << r.err;
+      // --hcc-verbose shows every command hcc starts.
+      EXPECT_EQ(r.err.find("/hcc-instrument ") != std::string::npos, !again) << r.err;
+      EXPECT_EQ(r.err.find(cached) != std::string::npos, again) << r.err;
+      EXPECT_NE(read_file(dir + "/" + tu + ".d").find("include/geo/grid.hpp"), std::string::npos);
+    }
+  ASSERT_EQ(run(hcc + "main.o stats.o -o app").status, 0);
+  RunResult i = run("cd " + shell_quote(dir) + " && HCC_OUTPUT_DIR=prof ./app");
+  ASSERT_EQ(i.status, 0) << i.err;
+  Profile prof = Profile::load(dir + "/prof");
+  EXPECT_EQ(named(prof, "geo::Grid::sweep()").visits, 2);
+  EXPECT_EQ(named(prof, "geo::Grid::smooth_point(std::size_t, std::size_t)").visits, 32);
+  const Seen at = named(prof, "geo::Grid::at(std::size_t, std::size_t)");
+  EXPECT_EQ(at.visits, 165);
+  EXPECT_EQ(at.regions.size(), 1u);
+}
+
 TEST_P(Headers, StaticInlineCFunctionIsOneRegionAndIncludedSourceIsMeasured) {
   const Toolchain tc = GetParam();
   const std::string dir = project("headers_c", tc.name);

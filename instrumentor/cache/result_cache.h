@@ -23,7 +23,7 @@
 #ifndef HCC_REWRITER_RESULT_CACHE_H
 #define HCC_REWRITER_RESULT_CACHE_H
 
-#include "instrument.h"
+#include "result.h"
 
 #include <llvm/ADT/StringRef.h>
 

@@ -16,7 +16,7 @@
 #ifndef HCC_REWRITER_SHADOW_TREE_H
 #define HCC_REWRITER_SHADOW_TREE_H
 
-#include "instrument.h"
+#include "result.h"
 
 #include <string>
 #include <vector>

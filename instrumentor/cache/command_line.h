@@ -1,0 +1,66 @@
+// hcc-instrument's command line, the contract with the `hcc` driver:
+//
+//   hcc-instrument [--verbose] [--main-file-name=NAME] [--shadow-dir=ROOT] -o OUT SOURCE
+//                  -- <compiler args>
+//
+// Parsed here for the tool and for the driver, which serves a result from
+// the cache without starting the tool (cached_run.h): both read the same
+// words the same way, so both compute the same cache key.
+#ifndef HCC_CACHE_COMMAND_LINE_H
+#define HCC_CACHE_COMMAND_LINE_H
+
+#include "policy.h"
+
+#include <string>
+#include <vector>
+
+namespace hcc::filter {
+class Filter;
+}
+
+namespace hcc::rewriter {
+
+constexpr int kFailed = 1;     // the file could not be instrumented
+constexpr int kUsage = 2;      // the command line is wrong
+constexpr int kBadFilter = 3;  // a --filter file or pattern is wrong: the user's error, not ours
+
+extern const char kUsageText[];
+
+struct CommandLine {
+  bool verbose = false;
+  int openmp = -1;  // --openmp=on|off; -1: kOpenMPDefault
+  // --functions=auto|all|none: the tool's default is auto (function_size.h).
+  FunctionPolicy functions = FunctionPolicy::Auto;
+  unsigned min_size = kAutoMinSize;  // --min-size=N
+  std::string main_file_name;
+  std::string shadow_dir;  // --shadow-dir: also the project's headers
+  std::string out;
+  std::string source;
+  std::vector<std::string> compile_args;
+  // Selective instrumentation, in command-line order.
+  std::vector<std::string> filter_files, includes, excludes;
+};
+
+// Whether OpenMP directives are rewritten; whether the project's headers are
+// (a shadow tree to write them to).
+inline bool openmpOn(const CommandLine &cl) { return cl.openmp < 0 ? kOpenMPDefault : cl.openmp == 1; }
+inline bool headersOn(const CommandLine &cl) { return !cl.shadow_dir.empty(); }
+
+// `args`: the words after the program's name. False with `error` when they
+// are not a valid command line.
+bool parseCommandLine(const std::vector<std::string> &args, CommandLine &cl, std::string &error);
+
+// The selection the command line asks for, into `filter`; kBadFilter with
+// the message to print ("hcc: error: …", naming the file and line) when a
+// filter file or pattern is wrong, else 0.
+int loadFilter(const CommandLine &cl, hcc::filter::Filter &filter, std::string &message);
+
+// Everything the result depends on that is known before parsing, for the
+// cache key (result_cache.h): `self` is the instrumentor binary (its size
+// and time, so a rebuilt tool misses). False when the source or a filter
+// file cannot be read.
+bool cacheKeyParts(const CommandLine &cl, const std::string &self, std::vector<std::string> &parts);
+
+}  // namespace hcc::rewriter
+
+#endif
