@@ -2,11 +2,28 @@
 
 #include <unistd.h>
 
-namespace hcc::driver {
+#include <initializer_list>
 
-std::vector<std::string> runtime_link_flags(const std::string &lib_dir) {
+namespace hcc::driver {
+namespace {
+
+// Where -l finds `libs`: the link stubs when all of them are there, else the
+// real libraries (an installation older than the stubs). With the real
+// libhcc.so the linker opens its 21 dependencies (libxml2, ICU, libarchive,
+// libdw, libstdc++ ...) only to check its undefined symbols: a trivial link
+// took 2.6 times as long.
+std::string search_dir(const std::string &lib_dir, std::initializer_list<const char *> libs) {
+  const std::string stubs = lib_dir + "/" + kLinkStubDir;
+  for (const char *lib : libs)
+    if (access((stubs + "/" + lib).c_str(), F_OK) != 0) return lib_dir;
+  return stubs;
+}
+
+// The runtime's link flags with -L<search>; -rpath is always the real
+// libraries' directory, which the program loads them from.
+std::vector<std::string> link_flags(const std::string &search, const std::string &lib_dir) {
   std::vector<std::string> flags;
-  flags.push_back("-L" + lib_dir);
+  flags.push_back("-L" + search);
   if (lib_dir.find(',') == std::string::npos) {
     flags.push_back("-Wl,-rpath," + lib_dir);
   } else {
@@ -23,6 +40,12 @@ std::vector<std::string> runtime_link_flags(const std::string &lib_dir) {
   flags.insert(flags.end(), {"-Wl,--defsym,__hcc_linked_by_hcc=1", "-Wl,--push-state,--no-as-needed", "-lhcc",
                              "-Wl,--pop-state"});
   return flags;
+}
+
+}  // namespace
+
+std::vector<std::string> runtime_link_flags(const std::string &lib_dir) {
+  return link_flags(search_dir(lib_dir, {"libhcc.so"}), lib_dir);
 }
 
 std::string runtime_path_define(const std::string &runtime_library) {
@@ -43,7 +66,7 @@ std::string runtime_path_define(const std::string &runtime_library) {
 
 std::vector<std::string> mpi_link_flags(const std::string &lib_dir) {
   if (access((lib_dir + "/libhcc_mpi.so").c_str(), F_OK) != 0) return {};
-  std::vector<std::string> flags = runtime_link_flags(lib_dir);
+  std::vector<std::string> flags = link_flags(search_dir(lib_dir, {"libhcc_mpi.so", "libhcc.so"}), lib_dir);
   // libhcc right behind it: loaded as a mere dependency of libhcc_mpi (an
   // uninstrumented program, which --as-needed would drop libhcc from) it
   // would come after libc, and its interposed longjmp could not find libc's.

@@ -6,11 +6,18 @@
 
 namespace hcc::driver {
 
-// -L<lib> -Wl,-rpath,<lib> -Wl,--defsym,__hcc_linked_by_hcc=1
+// The directory below `lib_dir` with the link stubs (runtime/link_stub/):
+// libhcc.so and libhcc_mpi.so with the real libraries' SONAMEs and exported
+// functions but no dependencies, so the linker need not open the 21
+// libraries behind the runtime to check its undefined symbols.
+inline constexpr const char kLinkStubDir[] = "hcc-link";
+
+// -L<lib>/hcc-link -Wl,-rpath,<lib> -Wl,--defsym,__hcc_linked_by_hcc=1
 // -Wl,--push-state,--no-as-needed -lhcc -Wl,--pop-state: appended after the
 // user's arguments so the program loads the runtime at start-up, ahead of
-// libc (its longjmp interposes), finds libhcc.so without LD_LIBRARY_PATH,
-// and, with no instrumented code, hears that it measured nothing.
+// libc (its longjmp interposes), finds the real libhcc.so without
+// LD_LIBRARY_PATH, and, with no instrumented code, hears that it measured
+// nothing. -L<lib> itself when there is no stub (an older installation).
 std::vector<std::string> runtime_link_flags(const std::string &lib_dir);
 
 // -DHCC_RUNTIME_LIBRARY_="<path>" for instrumented compiles: the runtime an

@@ -74,6 +74,7 @@ TEST(HccOptions, WrapperSwitch) {
 TEST(LinkFlags, RuntimeAndRpath) {
   // --no-as-needed: objects from hcc need no symbol of libhcc (they bind the
   // runtime themselves), yet a program linked by hcc must load it at start-up.
+  // No link stub in these directories (an older installation): -L<lib>.
   EXPECT_EQ(runtime_link_flags("/opt/hcc/lib"),
             (Args{"-L/opt/hcc/lib", "-Wl,-rpath,/opt/hcc/lib", "-Wl,--defsym,__hcc_linked_by_hcc=1",
                   "-Wl,--push-state,--no-as-needed", "-lhcc",
@@ -83,6 +84,18 @@ TEST(LinkFlags, RuntimeAndRpath) {
             (Args{"-L/opt/a,b/lib", "-Xlinker", "-rpath", "-Xlinker", "/opt/a,b/lib",
                   "-Wl,--defsym,__hcc_linked_by_hcc=1", "-Wl,--push-state,--no-as-needed",
                   "-lhcc", "-Wl,--pop-state"}));
+}
+
+TEST(LinkFlags, LinksAgainstTheStubLoadsTheRealLibrary) {
+  // The linker reads libhcc.so's symbols from the stub (no dependencies to
+  // open); the program finds the real one, same SONAME, through -rpath.
+  hcc_test::ScratchDir lib;
+  hcc_test::write_file(lib / "libhcc.so", "");
+  hcc_test::write_file(lib / (std::string(kLinkStubDir) + "/libhcc.so"), "");
+  EXPECT_EQ(runtime_link_flags(lib.path()),
+            (Args{"-L" + lib.path() + "/hcc-link", "-Wl,-rpath," + lib.path(),
+                  "-Wl,--defsym,__hcc_linked_by_hcc=1", "-Wl,--push-state,--no-as-needed", "-lhcc",
+                  "-Wl,--pop-state"}));
 }
 
 TEST(LinkFlags, RuntimePathDefineIsEscapedTwice) {

@@ -29,5 +29,15 @@ TEST(MpiLink, FlagsOnlyWhenTheLibraryExists) {
   EXPECT_EQ(mpi_link_flags(dir.string()),
             (Args{"-L" + dir.string(), "-Wl,-rpath," + dir.string(), "-Wl,--defsym,__hcc_linked_by_hcc=1",
                   "-Wl,--push-state,--no-as-needed", "-lhcc_mpi", "-lhcc", "-Wl,--pop-state"}));
+  // With both link stubs the linker reads those; with one, it would miss the
+  // other (-lhcc_mpi is searched in the stubs' directory only), so none.
+  fs::create_directories(dir / kLinkStubDir);
+  std::ofstream(dir / kLinkStubDir / "libhcc.so") << "";
+  EXPECT_EQ(mpi_link_flags(dir.string())[0], "-L" + dir.string());
+  std::ofstream(dir / kLinkStubDir / "libhcc_mpi.so") << "";
+  EXPECT_EQ(mpi_link_flags(dir.string()),
+            (Args{"-L" + dir.string() + "/hcc-link", "-Wl,-rpath," + dir.string(),
+                  "-Wl,--defsym,__hcc_linked_by_hcc=1", "-Wl,--push-state,--no-as-needed", "-lhcc_mpi",
+                  "-lhcc", "-Wl,--pop-state"}));
   fs::remove_all(dir);
 }
