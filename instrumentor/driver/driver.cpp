@@ -80,6 +80,10 @@ void show_config(const Layout &layout, const CompilerChoice &choice, bool off,
   else
     s += "instrumentor: " + state(layout.instrumentor) + "\n";
   s += "runtime:      " + state(layout.runtime_library) + "\n";
+  // What links read instead of the runtime (link_flags.hpp); without it
+  // they read the runtime itself, and ld its 21 dependencies.
+  const std::string stub = layout.lib_dir + "/" + kLinkStubDir + "/libhcc.so";
+  s += "link stub:    " + stub + (file_exists(stub) ? "" : " [missing: links read the runtime itself]") + "\n";
   s += "include:      " + state(layout.include_dir) + "\n";
   s += "prelude:      " + state(layout.prelude) + "\n";
   s += "cmake:        " + state(layout.cmake_dir) + "\n";

@@ -564,6 +564,13 @@ TEST_F(Cli, RelocatedPrefixLinksTheRuntimeAndTheProgramRuns) {
   Result c = hcc_at(prefix, {"--hcc-show-config"});
   EXPECT_NE(c.out.find("prefix:       " + prefix + "\n"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("runtime:      " + prefix + "/lib/libhcc.so\n"), std::string::npos) << c.out;
+  // This prefix has no link stub (links fall back to the runtime); the
+  // build tree's hcc has one.
+  EXPECT_NE(c.out.find("link stub:    " + prefix + "/lib/hcc-link/libhcc.so [missing: links read the runtime itself]\n"),
+            std::string::npos)
+      << c.out;
+  Result built = run({kHcc, "--hcc-show-config"}, work_.path(), e);
+  EXPECT_NE(built.out.find("/lib/hcc-link/libhcc.so\n"), std::string::npos) << built.out;
 
   // Compile and link in one command.
   Result r = hcc_at(prefix, {"-O2", "src/main.c", "src/util.c", "-o", "app"});
