@@ -1,6 +1,6 @@
 // hcc driver — the shadow tree through which the compiler reads the
 // instrumented copies of the project's own headers (the instrumentor writes
-// it, instrumentor/rewriter/shadow_tree.h explains it).
+// it, instrumentor/cache/shadow_tree.h explains it).
 //
 // The driver's part: the include options that make the compiler look under
 // <root> first (-I D becomes -I <root>D -I D for every include directory
