@@ -120,6 +120,29 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
   // Profiles written before hcc.pair_inside_ns: about half a pair lies
   // between a region's own timestamps.
   if (inside_ns < 0) inside_ns = pair_ns / 2;
+  // A measured leaf's exclusive time per visit is the part of its pair inside
+  // it plus its own work, so the cheapest leaf bounds that part from above.
+  // When the end-of-run timing came out above that bound (it ran while the
+  // core was shared, or at a lower clock), the pair cost is scaled down with
+  // it: taking off more than the run's real pairs would leave the regions
+  // with many callees no own work at all.
+  std::string capped_by;
+  {
+    double cheapest = inside_ns;
+    for (size_t r = 0; r < nreg; ++r) {
+      const auto &reg = p.regions[r];
+      if (reg.paradigm != "compiler" && reg.paradigm != "user") continue;
+      if (child_calls[r] > 0 || calls[r] < kLeafMinVisits) continue;
+      const double per_visit = excl_time[r] * scale * 1e9 / calls[r];
+      if (per_visit < cheapest) cheapest = per_visit, capped_by = reg.name;
+    }
+    if (!capped_by.empty() && cheapest > 0) {
+      pair_ns *= cheapest / inside_ns;
+      inside_ns = cheapest;
+    } else {
+      capped_by.clear();
+    }
+  }
 
   std::vector<Candidate> picks, work;
   for (size_t r = 0; r < nreg; ++r) {
@@ -131,15 +154,21 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
     // The region's own work per visit: its exclusive time per visit less the
     // part of the measurement that falls inside it.
     // Each measured callee leaves the rest of its pair in the caller's time.
-    double own_ns = std::max(0.0, (excl_time[r] * scale * 1e9 - child_calls[r] * (pair_ns - inside_ns)) / calls[r] -
-                                      inside_ns);
+    auto own_work = [&](double less) {
+      return std::max(0.0, (excl_time[r] * scale * 1e9 - child_calls[r] * less * (pair_ns - inside_ns)) / calls[r] -
+                               less * inside_ns);
+    };
+    const double own_ns = own_work(1.0);
+    // What the region's own work would be were the pair's parts overstated by
+    // the margin: the region is work unless that, too, is small.
+    const double own_upper_ns = own_work(1.0 - kPairCostMargin);
     bool calls_ok = rule.calls_inclusive ? calls[r] >= rule.calls_above : calls[r] > rule.calls_above;
     bool usec_ok = rule.usec_inclusive ? usec <= rule.usec_below : usec < rule.usec_below;
     if (!calls_ok || !usec_ok) continue;
     // Saving per visit: the pair, and the function's own time, which an
     // inlined accessor mostly loses too (kInlinedShare of it).
     Candidate c{int(r), calls[r], usec, own_ns, calls[r] * (pair_ns + kInlinedShare * own_ns) * 1e-9};
-    if (own_ns > kWorkRatio * pair_ns)
+    if (own_upper_ns > kWorkRatio * pair_ns)
       work.push_back(c);  // the work itself: removing it would hide what the program does
     else
       picks.push_back(c);
@@ -156,9 +185,13 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
   out += "# rule: calls " + std::string(rule.calls_inclusive ? ">= " : "> ") + fmt("%.0f", rule.calls_above) +
          ", usec/call " + (rule.usec_inclusive ? "<= " : "< ") +
          (rule.usec_below > 1e299 ? std::string("any") : fmt("%g", rule.usec_below)) +
-         ", own work per visit <= " + fmt("%g", kWorkRatio) + " x the pair cost\n";
+         ", own work per visit <= " + fmt("%g", kWorkRatio) + " x the pair cost, also with the pair's parts " +
+         fmt("%g", 100 * kPairCostMargin) + "% lower\n";
   out += "# cost of one enter/exit pair: " + fmt("%.1f", pair_ns) + " ns, " + pair_from + "; " +
          fmt("%.1f", inside_ns) + " ns of it inside the region\n";
+  if (!capped_by.empty())
+    out += "# (scaled down to the cheapest measured leaf's exclusive time per visit, " + capped_by +
+           ": the run's pairs cost less than the end-of-run timing)\n";
   if (scale < 1)
     out += "# measured times scaled by " + fmt("%.3f", scale) + " (process CPU time " + fmt("%.3f", cpu_s) +
            " s / measured " + fmt("%.3f", total) + " s: a busy machine, or threads that waited)\n";
@@ -173,7 +206,7 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
     out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
            " " + fmt("%-11.4f", c.overhead_s) + " " + p.regions[size_t(c.region)].name + "\n";
   if (!work.empty()) {
-    out += "# kept, their own work per visit is above " + fmt("%g", kWorkRatio) + " x the pair cost (they are the work):\n";
+    out += "# kept, their own work per visit is above " + fmt("%g", kWorkRatio) + " x the pair cost, or may be within the margin (they are the work):\n";
     for (const Candidate &c : work)
       out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
              fmt("%-10.1f", c.own_ns) + " -           " + p.regions[size_t(c.region)].name + "\n";

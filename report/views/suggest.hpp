@@ -32,6 +32,18 @@ constexpr double kDefaultPairCostNs = 20.0;
 // twice its own work (pathtracer.cpp: Ball::hit, 8 statements of
 // ray-sphere arithmetic, stays).
 constexpr double kWorkRatio = 0.5;
+// Own work is a small difference of large numbers: a region with many
+// measured callees per visit loses a whole callee pair's rest per callee, so
+// a pair cost timed a little too high (the end-of-run timing on a scratch
+// state, a busy core) takes its work to zero (pathtracer.cpp's radiance: 15
+// callee visits per visit, 40 to 90 ns of own work). A region is suggested
+// only when its own work stays at or below the line even with the pair's
+// parts taken kPairCostMargin lower: leaving out a region that is work hides
+// it, keeping a small one costs only its pair.
+constexpr double kPairCostMargin = 0.25;
+// Visits a leaf region needs before its exclusive time per visit bounds the
+// part of a pair measured inside a region (suggest.cpp).
+constexpr double kLeafMinVisits = 1000;
 // Share of a removed region's own work per visit counted as saved besides the
 // pair: a function small enough to be suggested is inlined once its guard is
 // gone, and its call, spills and the caller's lost optimisations go with it.

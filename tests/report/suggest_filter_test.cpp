@@ -1,0 +1,126 @@
+// hcc-report --suggest-filter on profiles with known times: which regions are
+// suggested and which are kept as the program's work follows from the
+// numbers alone (pair cost 20 ns, 10 ns of it inside the region), so every
+// decision near the line is checked exactly, without a timed run.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cubex.hpp"
+#include "report_run.hpp"
+#include "test_util.hpp"
+
+using namespace hcc_test;
+
+namespace {
+
+// main -> work -> dot, main -> fragile -> dot, main -> leaf_heavy; `work`
+// and `fragile` make 10 dot calls per visit, so their exclusive time holds
+// 10 x (20 - 10) ns of callee pairs and 10 ns of their own pair per visit
+// besides their own work.
+constexpr double kNs = 1e-9;
+enum : size_t { kMain, kWork, kFragile, kDot, kLeafHeavy };
+
+Profile pathtracer_like(double process_cpu_s, const char *pair_ns = "20.00", const char *inside_ns = "10.00") {
+  Profile p;
+  p.attrs = {{"program", "app"}, {"hcc.pair_cost_ns", pair_ns}, {"hcc.pair_inside_ns", inside_ns}};
+  if (process_cpu_s > 0) p.attrs.push_back({"hcc.process_cpu_s", std::to_string(process_cpu_s)});
+  p.hosts = {"node"};
+  p.metrics = {metric("time", "sec", DType::Double, CubeType::Inclusive),
+               metric("visits", "occ", DType::UInt64, CubeType::Exclusive)};
+  p.regions = {region("main", "a.cpp", 1, 2), region("work(int)", "a.cpp", 3, 4), region("fragile(int)", "a.cpp", 5, 6),
+               region("dot(int)", "a.cpp", 7, 8), region("leaf_heavy(int)", "a.cpp", 9, 10)};
+  p.cnodes = {{kMain, -1}, {kWork, 0}, {kDot, 1}, {kFragile, 0}, {kDot, 3}, {kLeafHeavy, 0}};
+  p.locations = {{"thread 0", 0, 0}};
+  p.excl.assign(2, std::vector<double>(p.cnodes.size(), 0.0));
+  // Exclusive time per visit = own pair part + callees' rest + own work:
+  //   work:       10 + 10 x 10 + 30 ns (clearly work)
+  //   fragile:    10 + 10 x 10 +  5 ns (small, but within the margin of
+  //               its 100 ns of callee pairs: 25% of them is 25 ns)
+  //   dot:        10 + 1 ns (an accessor)
+  //   leaf_heavy: 10 + 9 ns (below 0.5 x 20 ns, but not by the margin
+  //               of its own pair part: 9 + 2.5 > 10)
+  const double visits[] = {1, 1000, 10000, 1000, 10000, 5000};
+  const double per_visit_ns[] = {1e6, 140, 11, 115, 11, 19};
+  for (size_t c = 0; c < p.cnodes.size(); ++c) {
+    p.at(0, c, 0) = visits[c] * per_visit_ns[c] * kNs;
+    p.at(1, c, 0) = visits[c];
+  }
+  return p;
+}
+
+struct Suggestion {
+  std::set<std::string> excluded;
+  std::string text;
+};
+
+Suggestion suggest(const Profile &p, const TempDir &d) {
+  write_cubex(p, d.file("p.cubex"));
+  const ReportResult r = run_capturing(
+      quote(HCC_REPORT_EXE) + " --suggest-filter --rule 'calls>100' " + quote(d.file("p.cubex")) + " 2>" +
+          quote(d.file("err")),
+      d.file("err"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  Suggestion s{{}, r.out};
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("exclude ", 0) == 0) s.excluded.insert(line.substr(8));
+  return s;
+}
+
+}  // namespace
+
+TEST(SuggestFilterNumbers, WorkAndRegionsWithinTheMarginAreKeptAccessorsSuggested) {
+  TempDir d;
+  const Suggestion s = suggest(pathtracer_like(0), d);
+  EXPECT_EQ(s.excluded, (std::set<std::string>{"dot(int)"})) << s.text;
+  // The own work printed is the central estimate (fragile's 5 ns, though it
+  // is kept); usec/call is inclusive; the saving calls x (pair + own work).
+  EXPECT_NE(s.text.find("#   20000        0.011      1.0        0.0004      dot(int)\n"), std::string::npos) << s.text;
+  const size_t kept = s.text.find("# kept, their own work per visit is above 0.5 x the pair cost");
+  ASSERT_NE(kept, std::string::npos) << s.text;
+  EXPECT_NE(s.text.find("#   1000         0.250      30.0       -           work(int)\n", kept), std::string::npos)
+      << s.text;
+  EXPECT_NE(s.text.find("#   1000         0.225      5.0        -           fragile(int)\n", kept), std::string::npos)
+      << s.text;
+  EXPECT_NE(s.text.find("#   5000         0.019      9.0        -           leaf_heavy(int)\n", kept),
+            std::string::npos) << s.text;
+  EXPECT_EQ(s.text.find("scaled"), std::string::npos) << s.text;
+}
+
+// A process that ran on the CPU half the measured time (it waited for one):
+// every time is halved, dot's to 5.5 ns a visit, which then also bounds the
+// pair (11 ns, 5.5 inside); the header says both.
+TEST(SuggestFilterNumbers, WaitingForACpuScalesTimesAndSaysSo) {
+  Profile p = pathtracer_like(0);
+  double total = 0;
+  for (size_t c = 0; c < p.cnodes.size(); ++c) total += p.at(0, c, 0);
+  TempDir d;
+  const Suggestion s = suggest(pathtracer_like(total / 2), d);
+  EXPECT_NE(s.text.find("# cost of one enter/exit pair: 11.0 ns, measured at the end of the run; 5.5 ns of it inside"),
+            std::string::npos)
+      << s.text;
+  EXPECT_NE(s.text.find("# measured times scaled by 0.500 (process CPU time 0.001 s / measured 0.002 s"),
+            std::string::npos)
+      << s.text;
+  EXPECT_EQ(s.excluded, (std::set<std::string>{"dot(int)", "leaf_heavy(int)"})) << s.text;
+  EXPECT_NE(s.text.find("#   1000         0.250      9.5        -           work(int)\n"), std::string::npos) << s.text;
+}
+
+// The end-of-run timing twice the run's real pair (40 ns, 20 inside, timed
+// while the core was shared): dot's 11 ns a visit shows at most 11 ns lie
+// inside a region, so the pair is taken as 22 ns, 11 inside. Unscaled, work's
+// 140 ns would hold no own work (10 x 20 + 20 > 140) and be suggested.
+TEST(SuggestFilterNumbers, APairTimedSlowerThanTheCheapestLeafIsScaledDown) {
+  TempDir d;
+  const Suggestion s = suggest(pathtracer_like(0, "40.00", "20.00"), d);
+  EXPECT_NE(s.text.find("# cost of one enter/exit pair: 22.0 ns, measured at the end of the run; 11.0 ns of it inside "
+                        "the region\n# (scaled down to the cheapest measured leaf's exclusive time per visit, dot(int):"),
+            std::string::npos)
+      << s.text;
+  // leaf_heavy's 19 ns: 8 of own work, 10.75 with the margin, against 11.
+  EXPECT_EQ(s.excluded, (std::set<std::string>{"dot(int)", "leaf_heavy(int)"})) << s.text;
+  EXPECT_NE(s.text.find("#   1000         0.250      19.0       -           work(int)\n"), std::string::npos) << s.text;
+}
