@@ -113,8 +113,10 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
   std::vector<std::string> parts = {
       "preamble", self, std::to_string(exe.getSize()),
       std::to_string(exe.getLastModificationTime().time_since_epoch().count()), cwd.str().str(),
-      abs_source.str().str(), text.substr(0, size).str(), eol ? "eol" : "no-eol"};
-  parts.insert(parts.end(), cmd.argv.begin(), cmd.argv.end());
+      text.substr(0, size).str(), eol ? "eol" : "no-eol"};
+  // Not the main file's name (preamble_cache.h): files that begin alike share.
+  for (const std::string &a : cmd.argv)
+    parts.push_back(a == source ? "<main file>" + llvm::sys::path::extension(a).str() : a);
   const std::string key = ResultCache::key(parts);
   const std::string base = dir + "/pch/" + key;
 

@@ -9,10 +9,15 @@
 // bodies skipped) into `<cache>/pch/<key>.pch` the second time that
 // preamble is parsed (the first leaves a `.seen` mark, so a project's first
 // build, each file once, pays nothing), keyed by the preamble's text, the parser's
-// command line, the working directory, the main file's path and the tool
-// binary. A later parse of the same file — even after its body changed —
+// command line (the main file's name in it reduced to its extension), the
+// working directory and the tool binary. A later parse of the same file —
+// even after its body changed — or of another file that starts with the
+// same lines and is compiled with the same flags from the same directory
 // loads the PCH instead of parsing those headers, when every path the
-// precompilation asked about is as it was (result_cache.h's signatures). A
+// precompilation asked about is as it was (result_cache.h's signatures).
+// Not the main file's path: an angle-bracket include is not looked up
+// beside it, and a header found there is a project header, which makes the
+// preamble unusable for every file that shares it. A
 // preamble that reaches a non-system header anyway is remembered as not
 // usable. Anything going wrong means a normal parse.
 #ifndef HCC_REWRITER_PREAMBLE_CACHE_H

@@ -209,6 +209,40 @@ TEST(Tool, EditedFileReusesItsPrecompiledSystemHeaders) {
   unsetenv("HCC_CACHE_DIR");
 }
 
+// Files that start with the same system headers and are compiled with the
+// same flags from the same directory share one precompiled preamble: the
+// first marks it seen, the second precompiles it, the third loads it, and
+// its rewrite (names, file, lines) is its own, as without any cache. A
+// different -D is a different preamble.
+TEST(Tool, FilesThatBeginAlikeShareOnePrecompiledPreamble) {
+  TempDir dir;
+  const std::string head = "#include <map>\n#include <string>\n";
+  for (const char *sub : {"a", "b", "c", "d"}) std::filesystem::create_directories(dir.file(sub));
+  setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
+  unsetenv("HCC_CACHE");
+  auto instrument = [&](const std::string &name, const std::string &define) {
+    const std::string src = dir.write(name, head + "int f_" + name.substr(0, 1) + "() { return 1; }\n");
+    return run({kTool, "--functions=all", "--verbose", "-o", dir.file(name + ".out"), src, "--", "-O2", define});
+  };
+  const std::string from_pch = "system headers from a precompiled preamble";
+  Process a = instrument("a/x.cpp", "-DV=1");
+  ASSERT_EQ(a.status, 0) << a.out;
+  Process b = instrument("b/y.cpp", "-DV=1");
+  EXPECT_NE(b.out.find("precompiled its leading system headers"), std::string::npos) << b.out;
+  Process c = instrument("c/z.cpp", "-DV=1");
+  EXPECT_NE(c.out.find(from_pch), std::string::npos) << c.out;
+  Process d = instrument("d/w.cpp", "-DV=2");
+  EXPECT_EQ(d.out.find(from_pch), std::string::npos) << d.out;
+  const std::string with_pch = readFile(dir.file("c/z.cpp.out"));
+  setenv("HCC_CACHE", "off", 1);
+  ASSERT_EQ(run({kTool, "--functions=all", "-o", dir.file("ref.cpp"), dir.file("c/z.cpp"), "--", "-O2", "-DV=1"}).status,
+            0);
+  EXPECT_EQ(with_pch, readFile(dir.file("ref.cpp")));
+  EXPECT_NE(with_pch.find("\"f_c()\", \"_Z3f_cv\", \"" + dir.file("c/z.cpp") + "\", 3"), std::string::npos) << with_pch;
+  unsetenv("HCC_CACHE");
+  unsetenv("HCC_CACHE_DIR");
+}
+
 TEST(Tool, NameDefaultsToTheSourceArgument) {
   TempDir dir;
   std::string src = dir.write("m.c", "int main(void) { return 0; }\n");
