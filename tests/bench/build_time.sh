@@ -14,6 +14,10 @@
 #   edited — the file's body changed before every compile (a comment
 #            appended): its leading system headers come from the
 #            precompiled preamble, the rest is parsed;
+#   new    — a file never compiled before (a fresh copy in a new directory
+#            every round) that begins like files compiled earlier from the
+#            same directory with the same flags: no result to reuse, the
+#            preamble theirs;
 #   cold   — HCC_CACHE=off: every compile parses everything.
 # Usage: build_time.sh <prefix-or-build-dir> [rounds]   (default 9 rounds)
 set -euo pipefail
@@ -49,6 +53,12 @@ def measure(cc, src):
         with open(edited, "w") as f:
             f.write(text + f"/* edit {i} */\n")
     inst_edited = [hcc, "--hcc-compiler=" + cc, "-O2", "-c", edited, "-o", os.path.join(work, "hcc.o")]
+    def copy(i):
+        path = os.path.join(work, f"new-{cc}-{i}", os.path.basename(src))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        return [hcc, "--hcc-compiler=" + cc, "-O2", "-c", path, "-o", os.path.join(work, "hcc.o")]
     warm_env = dict(os.environ, HCC_CACHE_DIR=cache)
     warm_env.pop("HCC_CACHE", None)
     cold_env = dict(os.environ, HCC_CACHE="off")
@@ -57,11 +67,11 @@ def measure(cc, src):
     for i in (-2, -1):   # the preamble: seen, then precompiled
         edit(i)
         run(inst_edited, warm_env)
-    rows = {"plain": [], "warm": [], "edited": [], "cold": []}
+    rows = {"plain": [], "warm": [], "edited": [], "new": [], "cold": []}
     for i in range(rounds):
         edit(i)
         order = [("plain", plain, None), ("warm", inst, warm_env), ("edited", inst_edited, warm_env),
-                 ("cold", inst, cold_env)]
+                 ("new", copy(i), warm_env), ("cold", inst, cold_env)]
         if i % 2:
             order.reverse()
         for name, cmd, env in order:
@@ -69,7 +79,7 @@ def measure(cc, src):
     med = lambda xs: statistics.median(xs)
     plain_wall = med([w for w, _ in rows["plain"]])
     out = f"{os.path.basename(src):18s} {cc:8s} plain {plain_wall*1e3:6.0f} ms"
-    for name in ("warm", "edited", "cold"):
+    for name in ("warm", "edited", "new", "cold"):
         wall_ratio = med([h[0] / p[0] for h, p in zip(rows[name], rows["plain"])])
         cpu_ratio = med([h[1] / p[1] for h, p in zip(rows[name], rows["plain"])])
         wall = med([w for w, _ in rows[name]])
