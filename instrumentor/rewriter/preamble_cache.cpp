@@ -117,6 +117,11 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
   // Not the main file's name (preamble_cache.h): files that begin alike share.
   for (const std::string &a : cmd.argv)
     parts.push_back(a == source ? "<main file>" + llvm::sys::path::extension(a).str() : a);
+  // Except where the preamble may name a file in quotes (__has_include,
+  // #pragma GCC dependency, #embed), which is looked up beside the main file
+  // first: any double quote in it, comments too, puts its directory in.
+  if (text.substr(0, size).contains('"'))
+    parts.push_back(llvm::sys::path::parent_path(abs_source).str());
   const std::string key = ResultCache::key(parts);
   const std::string base = dir + "/pch/" + key;
 

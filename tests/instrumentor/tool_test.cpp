@@ -243,6 +243,31 @@ TEST(Tool, FilesThatBeginAlikeShareOnePrecompiledPreamble) {
   unsetenv("HCC_CACHE_DIR");
 }
 
+// __has_include("x.h") looks beside the main file first: a preamble that
+// asks it is shared only within one directory. Here e/ has local.h and f/
+// has not; f's file must not get e's answer (its #error would fire).
+TEST(Tool, APreambleAskingForAQuotedFileIsNotSharedAcrossDirectories) {
+  TempDir dir;
+  const std::string head = "#if __has_include(\"local.h\")\n#define HAVE_LOCAL 1\n#endif\n#include <map>\n";
+  for (const char *sub : {"e", "f"}) std::filesystem::create_directories(dir.file(sub));
+  dir.write("e/local.h", "\n");
+  setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
+  unsetenv("HCC_CACHE");
+  auto instrument = [&](const std::string &name, const std::string &body) {
+    const std::string src = dir.write(name, head + body);
+    return run({kTool, "--functions=all", "--verbose", "-o", dir.file(name + ".out"), src, "--", "-O2"});
+  };
+  ASSERT_EQ(instrument("e/a.cpp", "int a() { return HAVE_LOCAL; }\n").status, 0);
+  Process b = instrument("e/b.cpp", "int b() { return HAVE_LOCAL; }\n");
+  ASSERT_NE(b.out.find("precompiled its leading system headers"), std::string::npos) << b.out;
+  Process c = instrument("e/c.cpp", "int c() { return HAVE_LOCAL; }\n");
+  EXPECT_NE(c.out.find("system headers from a precompiled preamble"), std::string::npos) << c.out;
+  Process f = instrument("f/d.cpp", "int d0;\n#ifdef HAVE_LOCAL\n#error e's answer\n#endif\nint d() { return 0; }\n");
+  EXPECT_EQ(f.status, 0) << f.out;
+  EXPECT_EQ(f.out.find("precompiled preamble"), std::string::npos) << f.out;
+  unsetenv("HCC_CACHE_DIR");
+}
+
 TEST(Tool, NameDefaultsToTheSourceArgument) {
   TempDir dir;
   std::string src = dir.write("m.c", "int main(void) { return 0; }\n");
