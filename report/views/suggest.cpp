@@ -120,6 +120,9 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
   // Profiles written before hcc.pair_inside_ns: about half a pair lies
   // between a region's own timestamps.
   if (inside_ns < 0) inside_ns = pair_ns / 2;
+  // Part of the pair, so never more (a profile written before the runtime
+  // took the best round could hold a preempted average: 50 ns of a 20 ns pair).
+  inside_ns = std::min(inside_ns, pair_ns);
   // A measured leaf's exclusive time per visit is the part of its pair inside
   // it plus its own work, so the cheapest leaf bounds that part from above.
   // When the end-of-run timing came out above that bound (it ran while the

@@ -124,3 +124,14 @@ TEST(SuggestFilterNumbers, APairTimedSlowerThanTheCheapestLeafIsScaledDown) {
   EXPECT_EQ(s.excluded, (std::set<std::string>{"dot(int)", "leaf_heavy(int)"})) << s.text;
   EXPECT_NE(s.text.find("#   1000         0.250      19.0       -           work(int)\n"), std::string::npos) << s.text;
 }
+
+// An inside part above the whole pair (a profile whose runtime averaged a
+// preempted calibration: 50 ns of a 20 ns pair) is taken as the whole pair
+// before the leaf bound scales both to dot's 11 ns.
+TEST(SuggestFilterNumbers, AnInsidePartAboveThePairIsTakenAsThePair) {
+  TempDir d;
+  const Suggestion s = suggest(pathtracer_like(0, "20.00", "50.00"), d);
+  EXPECT_NE(s.text.find("# cost of one enter/exit pair: 11.0 ns, measured at the end of the run; 11.0 ns of it inside"),
+            std::string::npos)
+      << s.text;
+}
