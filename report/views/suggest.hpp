@@ -35,8 +35,8 @@ constexpr double kWorkRatio = 0.5;
 // Own work is a small difference of large numbers: a region with many
 // measured callees per visit loses a whole callee pair's rest per callee, so
 // a pair cost timed a little too high (the end-of-run timing on a scratch
-// state, a busy core) takes its work to zero (pathtracer.cpp's radiance: 15
-// callee visits per visit, 40 to 90 ns of own work). A region is suggested
+// state, a busy core) takes its work to zero (pathtracer.cpp's radiance: 10
+// callee visits per visit, 30 to 90 ns of own work). A region is suggested
 // only when its own work stays at or below the line even with the pair's
 // parts taken kPairCostMargin lower: leaving out a region that is work hides
 // it, keeping a small one costs only its pair.

@@ -166,12 +166,12 @@ void calibrate_pair_cost() {
   const Node *n = ts->stack[1].node;
   double best = 1e30, best_inside = 1e30;
   for (int round = 0; round < 5; ++round) {
-    const uint64_t incl0 = n->incl, visits0 = n->visits;
+    const uint64_t incl0 = n ? n->incl : 0, visits0 = n ? n->visits : 0;
     uint64_t t0 = monotonic_ns();
     for (int i = 0; i < kPairs; ++i) hcc_enter(&d), hcc_exit(&d);
     double ns = double(monotonic_ns() - t0) / kPairs;
     if (ns < best) best = ns;
-    if (n->visits > visits0) {
+    if (n && n->visits > visits0) {
       const double inside = double(n->incl - incl0) * clock_seconds_per_tick() * 1e9 / double(n->visits - visits0);
       if (inside < best_inside) best_inside = inside;
     }
