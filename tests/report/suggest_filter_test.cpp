@@ -54,6 +54,11 @@ Profile pathtracer_like(double process_cpu_s, const char *pair_ns = "20.00", con
 struct Suggestion {
   std::set<std::string> excluded;
   std::string text;
+  // Whether the output has `part` at or after `from`; shows the output when not.
+  testing::AssertionResult shows(const std::string &part, size_t from = 0) const {
+    if (text.find(part, from) != std::string::npos) return testing::AssertionSuccess();
+    return testing::AssertionFailure() << "no \"" << part << "\" in:\n" << text;
+  }
 };
 
 Suggestion suggest(const Profile &p, const TempDir &d) {
@@ -78,15 +83,12 @@ TEST(SuggestFilterNumbers, WorkAndRegionsWithinTheMarginAreKeptAccessorsSuggeste
   EXPECT_EQ(s.excluded, (std::set<std::string>{"dot(int)"})) << s.text;
   // The own work printed is the central estimate (fragile's 5 ns, though it
   // is kept); usec/call is inclusive; the saving calls x (pair + own work).
-  EXPECT_NE(s.text.find("#   20000        0.011      1.0        0.0004      dot(int)\n"), std::string::npos) << s.text;
+  EXPECT_TRUE(s.shows("#   20000        0.011      1.0        0.0004      dot(int)\n"));
   const size_t kept = s.text.find("# kept, their own work per visit is above 0.5 x the pair cost");
   ASSERT_NE(kept, std::string::npos) << s.text;
-  EXPECT_NE(s.text.find("#   1000         0.250      30.0       -           work(int)\n", kept), std::string::npos)
-      << s.text;
-  EXPECT_NE(s.text.find("#   1000         0.225      5.0        -           fragile(int)\n", kept), std::string::npos)
-      << s.text;
-  EXPECT_NE(s.text.find("#   5000         0.019      9.0        -           leaf_heavy(int)\n", kept),
-            std::string::npos) << s.text;
+  EXPECT_TRUE(s.shows("#   1000         0.250      30.0       -           work(int)\n", kept));
+  EXPECT_TRUE(s.shows("#   1000         0.225      5.0        -           fragile(int)\n", kept));
+  EXPECT_TRUE(s.shows("#   5000         0.019      9.0        -           leaf_heavy(int)\n", kept));
   EXPECT_EQ(s.text.find("scaled"), std::string::npos) << s.text;
 }
 
@@ -99,14 +101,10 @@ TEST(SuggestFilterNumbers, WaitingForACpuScalesTimesAndSaysSo) {
   for (size_t c = 0; c < p.cnodes.size(); ++c) total += p.at(0, c, 0);
   TempDir d;
   const Suggestion s = suggest(pathtracer_like(total / 2), d);
-  EXPECT_NE(s.text.find("# cost of one enter/exit pair: 11.0 ns, measured at the end of the run; 5.5 ns of it inside"),
-            std::string::npos)
-      << s.text;
-  EXPECT_NE(s.text.find("# measured times scaled by 0.500 (process CPU time 0.001 s / measured 0.002 s"),
-            std::string::npos)
-      << s.text;
+  EXPECT_TRUE(s.shows("# cost of one enter/exit pair: 11.0 ns, measured at the end of the run; 5.5 ns of it inside"));
+  EXPECT_TRUE(s.shows("# measured times scaled by 0.500 (process CPU time 0.001 s / measured 0.002 s"));
   EXPECT_EQ(s.excluded, (std::set<std::string>{"dot(int)", "leaf_heavy(int)"})) << s.text;
-  EXPECT_NE(s.text.find("#   1000         0.250      9.5        -           work(int)\n"), std::string::npos) << s.text;
+  EXPECT_TRUE(s.shows("#   1000         0.250      9.5        -           work(int)\n"));
 }
 
 // The end-of-run timing twice the run's real pair (40 ns, 20 inside, timed
@@ -116,13 +114,11 @@ TEST(SuggestFilterNumbers, WaitingForACpuScalesTimesAndSaysSo) {
 TEST(SuggestFilterNumbers, APairTimedSlowerThanTheCheapestLeafIsScaledDown) {
   TempDir d;
   const Suggestion s = suggest(pathtracer_like(0, "40.00", "20.00"), d);
-  EXPECT_NE(s.text.find("# cost of one enter/exit pair: 22.0 ns, measured at the end of the run; 11.0 ns of it inside "
-                        "the region\n# (scaled down to the cheapest measured leaf's exclusive time per visit, dot(int):"),
-            std::string::npos)
-      << s.text;
+  EXPECT_TRUE(s.shows("# cost of one enter/exit pair: 22.0 ns, measured at the end of the run; 11.0 ns of it inside "
+                      "the region\n# (scaled down to the cheapest measured leaf's exclusive time per visit, dot(int):"));
   // leaf_heavy's 19 ns: 8 of own work, 10.75 with the margin, against 11.
   EXPECT_EQ(s.excluded, (std::set<std::string>{"dot(int)", "leaf_heavy(int)"})) << s.text;
-  EXPECT_NE(s.text.find("#   1000         0.250      19.0       -           work(int)\n"), std::string::npos) << s.text;
+  EXPECT_TRUE(s.shows("#   1000         0.250      19.0       -           work(int)\n"));
 }
 
 // An inside part above the whole pair (a profile whose runtime averaged a
@@ -131,7 +127,5 @@ TEST(SuggestFilterNumbers, APairTimedSlowerThanTheCheapestLeafIsScaledDown) {
 TEST(SuggestFilterNumbers, AnInsidePartAboveThePairIsTakenAsThePair) {
   TempDir d;
   const Suggestion s = suggest(pathtracer_like(0, "20.00", "50.00"), d);
-  EXPECT_NE(s.text.find("# cost of one enter/exit pair: 11.0 ns, measured at the end of the run; 11.0 ns of it inside"),
-            std::string::npos)
-      << s.text;
+  EXPECT_TRUE(s.shows("# cost of one enter/exit pair: 11.0 ns, measured at the end of the run; 11.0 ns of it inside"));
 }
