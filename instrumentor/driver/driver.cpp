@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "client.h"
 #include "compiler_choice.hpp"
 #include "depfile_fix.hpp"
 #include "header_shadow.hpp"
@@ -205,12 +206,16 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     else if (opts.verbose) print_note("headers are not instrumented: " + error);
   }
 
+  // The instrumentation server runs our own tool only, not a stand-in named
+  // by HCC_INSTRUMENTOR.
+  const bool use_server = !std::getenv("HCC_INSTRUMENTOR") && server::serverEnabled();
   for (const auto &in : cl.inputs) {
     if (!in.instrumentable) continue;
     work.sources.push_back(in.path);
     std::vector<std::string> iargs = instrumentor_args(args, cl, in);
     iargs.insert(iargs.begin(), wrapper_flags.begin(), wrapper_flags.end());
-    InstrumentResult res = instrument_source(instrumentor, in, iargs, temps, opts.verbose, shadow_root);
+    InstrumentResult res =
+        instrument_source(instrumentor, in, iargs, temps, opts.verbose, shadow_root, use_server);
     if (received_signal()) return finish(1, temps, work, false);
     if (res.user_error) {
       print_error(in.path + ": " + res.why);
@@ -233,6 +238,10 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     // The compiler looks in the shadow tree first; dependency files name the
     // real headers again.
     work.compile_args = shadow_include_args(work.compile_args, cl, shadow_root);
+    if (const char *cpath = std::getenv("CPATH"); cpath && *cpath) {
+      std::vector<std::string> more = shadow_cpath_args(cpath, shadow_root);
+      work.compile_args.insert(work.compile_args.end(), more.begin(), more.end());
+    }
     for (auto &[copy, name] : shadow_names(shadow_root)) work.rewrites.push_back({copy, name});
     work.rewrites.push_back({shadow_root + "/", "/", true});
   }

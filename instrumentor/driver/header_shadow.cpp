@@ -30,6 +30,20 @@ std::string shadow_dir_of(const std::string &root, const std::string &dir) {
   return s;
 }
 
+std::vector<std::string> shadow_cpath_args(const std::string &cpath, const std::string &root) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= cpath.size()) {
+    size_t end = cpath.find(':', start);
+    if (end == std::string::npos) end = cpath.size();
+    // An empty element is the working directory, as for the compiler.
+    const std::string dir = cpath.substr(start, end - start);
+    if (std::string s = shadow_dir_of(root, dir.empty() ? "." : dir); !s.empty()) out.insert(out.end(), {"-I", s});
+    start = end + 1;
+  }
+  return out;
+}
+
 namespace {
 
 int remove_entry(const char *path, const struct stat *, int type, struct FTW *) {

@@ -33,6 +33,13 @@ std::string shadow_dir_of(const std::string &root, const std::string &dir);
 std::vector<std::string> shadow_include_args(const std::vector<std::string> &args,
                                              const CommandLine &cl, const std::string &root);
 
+// -I <shadow> for each CPATH directory whose shadow exists, to go after all
+// other arguments: the compiler searches CPATH after every -I, so these
+// come after the command line's -I directories and before CPATH's own.
+// (C_INCLUDE_PATH and CPLUS_INCLUDE_PATH name system directories, whose
+// headers are not instrumented.)
+std::vector<std::string> shadow_cpath_args(const std::string &cpath, const std::string &root);
+
 // The copies the instrumentor listed in `<root>.names`, with the names the
 // compiler knows their originals by (copy, name).
 std::vector<std::pair<std::string, std::string>> shadow_names(const std::string &root);

@@ -5,8 +5,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
 
+#include "client.h"
 #include "header_shadow.hpp"
 #include "log.hpp"
 #include "paths.hpp"
@@ -17,6 +19,45 @@
 #endif
 
 namespace hcc::driver {
+namespace {
+
+// `cmd` run in the instrumentation server (../server/client.h), as the
+// tool's exit would say it; nullopt when the tool must be started here: no
+// server is up (one is started for the files after this one), or the server
+// lost the request (its worker died).
+std::optional<ProcessResult> run_in_server(const std::vector<std::string> &cmd, bool verbose) {
+  char tool[PATH_MAX];
+  if (!::realpath(cmd[0].c_str(), tool)) return std::nullopt;
+  const std::string socket = server::socketPath(tool);
+  if (socket.empty()) return std::nullopt;
+  int conn = server::connectToServer(socket);
+  if (conn < 0) {
+    if (server::startServer(tool, socket, server::serverIdleSeconds()) && verbose)
+      print_note("started the instrumentation server (" + socket + ") for the files after this one");
+    return std::nullopt;
+  }
+  if (verbose) print_note("run: " + shell_command(cmd) + " (in the instrumentation server)");
+  // As when started here: quiet by contract unless --verbose.
+  int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const int out = verbose ? 2 : null_fd;
+  server::Served s = server::runOnServer(conn, std::vector<std::string>(cmd.begin() + 1, cmd.end()),
+                                         out, out, forward_signals_to);
+  if (null_fd >= 0) ::close(null_fd);
+  ProcessResult pr;
+  pr.started = true;
+  if (s.finished) {
+    pr.exit_code = s.status;
+    return pr;
+  }
+  if (int sig = received_signal()) {  // passed on to the worker, which died of it
+    pr.term_signal = sig;
+    return pr;
+  }
+  if (verbose) print_note("the instrumentation server lost the request; running the instrumentor here");
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::optional<std::string> TempDirs::create(std::string &error) {
   const char *env = std::getenv("TMPDIR");
@@ -42,7 +83,7 @@ InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
                                    const InputFile &input,
                                    const std::vector<std::string> &compile_args,
                                    TempDirs &temps, bool verbose,
-                                   const std::string &shadow_root) {
+                                   const std::string &shadow_root, bool use_server) {
   InstrumentResult r;
   if (instrumentor.empty() || !is_executable_file(instrumentor[0])) {
     r.why = "the instrumentor '" + (instrumentor.empty() ? std::string() : instrumentor[0]) +
@@ -88,12 +129,14 @@ InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
   }
 #endif
 
-  if (verbose) print_note("run: " + shell_command(cmd));
+  std::optional<ProcessResult> served;
+  if (use_server) served = run_in_server(cmd, verbose);
+  if (!served && verbose) print_note("run: " + shell_command(cmd));
   RunOptions ro;
   // Quiet by contract unless --verbose; /dev/null also hides a crash message.
   ro.out = verbose ? Stream::ToStderr : Stream::Null;
   ro.err = verbose ? Stream::Inherit : Stream::Null;
-  ProcessResult pr = run_process(cmd, ro);
+  ProcessResult pr = served ? *served : run_process(cmd, ro);
 
   if (!pr.started)
     r.why = "cannot run '" + cmd[0] + "': " + std::strerror(pr.start_errno);

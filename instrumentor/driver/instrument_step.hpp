@@ -37,11 +37,14 @@ struct InstrumentResult {
 //                  <source> -- <compile_args>
 // With a `shadow_root` (the project's headers are instrumented too, their
 // copies written under it): … --shadow-dir=<root> …
-// Its output is shown only when `verbose`.
+// Its output is shown only when `verbose`. With `use_server` (the real
+// hcc-instrument, HCC_SERVER not off) the command runs in the instrumentation
+// server when one is up, and one is started for later files when none is
+// (../server/client.h).
 InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
                                    const InputFile &input,
                                    const std::vector<std::string> &compile_args,
                                    TempDirs &temps, bool verbose,
-                                   const std::string &shadow_root = "");
+                                   const std::string &shadow_root = "", bool use_server = false);
 
 }  // namespace hcc::driver

@@ -85,6 +85,12 @@ void install_signal_forwarding() {
 
 int received_signal() { return g_signal; }
 
+void forward_signals_to(pid_t pid) {
+  g_child = pid;
+  // A signal that came before the pid was known was not passed on yet.
+  if (pid > 0 && g_signal) ::kill(pid, g_signal);
+}
+
 void die_of_signal(int sig) {
   ::signal(sig, SIG_DFL);
   sigset_t set;

@@ -4,6 +4,8 @@
 // system(): no shell between the user's arguments and the compiler.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -45,6 +47,9 @@ void exec_process(const std::vector<std::string> &argv);
 // temporary files before it dies of the same signal.
 void install_signal_forwarding();
 int received_signal();  // 0 when none
+// Makes `pid` (not hcc's child: the instrumentation server's worker) the
+// process such signals are passed on to; 0 to stop.
+void forward_signals_to(pid_t pid);
 // Dies of `sig` with the default action, so the parent (make, ninja) sees
 // the signal, not an exit code.
 [[noreturn]] void die_of_signal(int sig);

@@ -9,10 +9,16 @@
 // unless --verbose (usage errors excepted: they are the driver's bugs).
 // With --shadow-dir the project's own headers are instrumented too, their
 // copies written under ROOT (shadow_tree.h).
+//
+//   hcc-instrument --serve=SOCKET [--idle=SECONDS]
+//
+// keeps the tool started and runs such command lines for the driver, each in
+// a child forked for it (../server/serve.h).
 #include "instrument.h"
 #include "cached_run.h"
 #include "command_line.h"
 #include "result_cache.h"
+#include "serve.h"
 
 #include "filter/filter.hpp"
 
@@ -24,6 +30,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,19 +44,21 @@ using namespace hcc::rewriter;
 [[noreturn]] void finish(int status) {
   llvm::outs().flush();
   llvm::errs().flush();
+  std::fflush(nullptr);
   _exit(status);
 }
 
-}  // namespace
-
-int main(int argc, char **argv) {
+// One command line's work, to its exit status. Runs once per process when
+// started by the driver, or many times in an instrumentation server's worker
+// (../server/serve.h): nothing here may outlive a run except the leaked AST.
+int run(const std::vector<std::string> &args) {
   CommandLine cl;
   std::string error;
-  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     fputs(kUsageText, stdout);
     return 0;
   }
-  if (!parseCommandLine(std::vector<std::string>(argv + 1, argv + argc), cl, error)) {
+  if (!parseCommandLine(args, cl, error)) {
     fprintf(stderr, "hcc-instrument: %s\n%s", error.c_str(), kUsageText);
     return kUsage;
   }
@@ -72,7 +81,7 @@ int main(int argc, char **argv) {
   // callers that start the tool directly.
   const std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
   std::string key;
-  if (std::optional<int> status = serveFromCache(cl, self, &key)) finish(*status);
+  if (std::optional<int> status = serveFromCache(cl, self, &key)) return *status;
 
   Options options;
   options.main_file_name = cl.main_file_name;
@@ -98,7 +107,33 @@ int main(int argc, char **argv) {
       for (const std::string &m : result.messages) llvm::errs() << m << '\n';
       if (!survived) llvm::errs() << "hcc: " << cl.source << ": the instrumentor crashed\n";
     }
-    finish(kFailed);
+    if (!survived) hcc::server::retireAfterRequest();
+    return kFailed;
   }
-  finish(writeResult(cl, result, /*cached=*/false, !filter.empty()));
+  return writeResult(cl, result, /*cached=*/false, !filter.empty());
+}
+
+// `--serve=SOCKET [--idle=SECONDS]`, or nullopt when `args` are not that.
+std::optional<int> serveIfAsked(const std::vector<std::string> &args) {
+  const std::string kServe = "--serve=", kIdle = "--idle=";
+  if (args.empty() || args[0].rfind(kServe, 0) != 0) return std::nullopt;
+  int idle = 120;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i].rfind(kIdle, 0) != 0) return kUsage;
+    idle = std::atoi(args[i].c_str() + kIdle.size());
+  }
+  return hcc::server::serve(args[0].substr(kServe.size()), idle, [](const std::vector<std::string> &a) {
+    int status = run(a);
+    llvm::outs().flush();
+    llvm::errs().flush();
+    return status;
+  });
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (std::optional<int> status = serveIfAsked(args)) return *status;
+  finish(run(args));
 }

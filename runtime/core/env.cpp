@@ -126,6 +126,8 @@ const Variable kVariables[] = {
     {"HCC_CACHE", "on", "off: hcc-instrument neither reads nor writes its result cache (driver)", nullptr},
     {"HCC_CACHE_DIR", "$XDG_CACHE_HOME/hcc or ~/.cache/hcc", "where hcc-instrument caches rewritten files (driver)", nullptr},
     {"HCC_CACHE_MAX_MB", "(see instrumentor/README.md)", "size bound of hcc-instrument's result cache (driver)", nullptr},
+    {"HCC_SERVER", "on", "off: hcc starts hcc-instrument for every file instead of using its instrumentation server (driver)", nullptr},
+    {"HCC_SERVER_IDLE", "120", "seconds without a request after which the instrumentation server ends (driver)", nullptr},
     {"HCC_DRIVER_DEPTH", "0", "nesting guard the driver sets for the compiler it runs (driver)", nullptr},
     // Read by the build and test scripts; often exported in a developer's shell.
     {"HCC_BUILD_DIR", "./build", "build tree of scripts/build.sh and scripts/test.sh", nullptr},

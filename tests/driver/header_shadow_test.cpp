@@ -67,6 +67,15 @@ TEST_F(ShadowArgs, ForceIncludedHeaderNamesItsCopy) {
   EXPECT_EQ(shadow_dir_of(root_, "src"), "");
 }
 
+TEST_F(ShadowArgs, CpathDirectoriesWithCopiesGetTheirCopyAfterTheCommandLine) {
+  // CPATH's include/ has a copy, and so has the empty element (the working
+  // directory, the project, in the tree as include/'s parent), in CPATH's
+  // order; src/ and a missing directory add nothing.
+  EXPECT_EQ(shadow_cpath_args("src:" + dir_ + "/include::" + dir_ + "/missing", root_),
+            (std::vector<std::string>{"-I", root_ + real_ + "/include", "-I", root_ + real_}));
+  EXPECT_EQ(shadow_cpath_args("src", root_), std::vector<std::string>{});
+}
+
 TEST_F(ShadowArgs, RemoveTreeDoesNotFollowLinks) {
   fs::create_symlink(dir_ + "/include", root_ + real_ + "/link-to-include");
   remove_tree(root_);

@@ -1,0 +1,157 @@
+#include "client.h"
+
+#include "protocol.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+extern char **environ;
+
+namespace hcc::server {
+namespace {
+
+// FNV-1a: a stable name for a tool binary, the same in every process.
+uint64_t fnv1a(const std::string &s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// A directory for sockets that no other user can reach or replace.
+bool privateDirectory(const std::string &dir) {
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return false;
+  struct stat st {};
+  return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() &&
+         (st.st_mode & 077) == 0;
+}
+
+}  // namespace
+
+bool serverEnabled() {
+  const char *v = std::getenv("HCC_SERVER");
+  if (!v) return true;
+  std::string s = v;
+  return !(s == "off" || s == "0" || s == "no" || s == "false");
+}
+
+int serverIdleSeconds() {
+  const char *v = std::getenv("HCC_SERVER_IDLE");
+  if (v && *v) {
+    char *end = nullptr;
+    long n = std::strtol(v, &end, 10);
+    if (*end == '\0' && n > 0 && n <= 86400) return static_cast<int>(n);
+  }
+  return 120;
+}
+
+std::string socketPath(const std::string &tool) {
+  struct stat st {};
+  if (::stat(tool.c_str(), &st) != 0) return "";
+  const char *xdg = std::getenv("XDG_RUNTIME_DIR");
+  std::string dir = xdg && xdg[0] == '/' ? std::string(xdg) + "/hcc" : "/tmp/hcc-" + std::to_string(::getuid());
+  if (!privateDirectory(dir)) return "";
+  char name[32];
+  std::snprintf(name, sizeof name, "/%016llx.sock",
+                static_cast<unsigned long long>(fnv1a(tool + '\0' + std::to_string(st.st_size) + '\0' +
+                                                      std::to_string(st.st_mtim.tv_sec) + '.' +
+                                                      std::to_string(st.st_mtim.tv_nsec))));
+  std::string path = dir + name;
+  // Room for bindSocket's temporary ".PID" suffix too.
+  if (path.size() + 12 >= sizeof(sockaddr_un{}.sun_path)) return "";
+  return path;
+}
+
+int connectToServer(const std::string &socket_path) {
+  sockaddr_un addr{};
+  if (socket_path.empty() || socket_path.size() >= sizeof addr.sun_path) return -1;
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
+  int rc;
+  do rc = ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr);
+  while (rc != 0 && errno == EINTR);
+  if (rc != 0) {
+    const int why = errno;  // ECONNREFUSED: a socket nobody listens on
+    ::close(fd);
+    errno = why;
+    return -1;
+  }
+  return fd;
+}
+
+Served runOnServer(int fd, const std::vector<std::string> &args, int out_fd, int err_fd,
+                   void (*on_pid)(pid_t)) {
+  Served s;
+  Request req;
+  char cwd[PATH_MAX];
+  if (!::getcwd(cwd, sizeof cwd)) {
+    ::close(fd);
+    return s;
+  }
+  req.cwd = cwd;
+  req.umask = ::umask(0);
+  ::umask(req.umask);
+  req.args = args;
+  for (char **e = environ; *e; ++e) req.env.emplace_back(*e);
+  if (!sendRequest(fd, req, out_fd, err_fd)) {
+    ::close(fd);
+    return s;
+  }
+  while (auto reply = receiveReply(fd)) {
+    if (reply->first == Reply::Pid) {
+      if (on_pid) on_pid(reply->second);
+      continue;
+    }
+    s.finished = true;
+    s.status = reply->second;
+    break;
+  }
+  if (on_pid) on_pid(0);
+  ::close(fd);
+  return s;
+}
+
+bool startServer(const std::string &tool, const std::string &socket_path, int idle_seconds) {
+  // One start at a time: the files of a parallel build's first moments all
+  // miss the server, and one server is enough. The server removes the mark
+  // once it listens; a mark older than that start can take is stale.
+  const std::string mark = startMark(socket_path);
+  int m = ::open(mark.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+  if (m < 0) {
+    struct stat st {};
+    if (errno == EEXIST && ::stat(mark.c_str(), &st) == 0 && std::time(nullptr) - st.st_mtime > 10)
+      ::unlink(mark.c_str());
+    return false;
+  }
+  ::close(m);
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawnattr_init(&attr);
+  for (int fd = 0; fd <= 2; ++fd) posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", O_RDWR, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+  std::string serve = "--serve=" + socket_path, idle = "--idle=" + std::to_string(idle_seconds);
+  char *argv[] = {const_cast<char *>(tool.c_str()), serve.data(), idle.data(), nullptr};
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, tool.c_str(), &fa, &attr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) ::unlink(mark.c_str());
+  return rc == 0;
+}
+
+std::string startMark(const std::string &socket_path) { return socket_path + ".starting"; }
+
+}  // namespace hcc::server

@@ -1,0 +1,52 @@
+// The driver's side of the instrumentation server (serve.h): where the
+// server of a given hcc-instrument listens, running a request there, and
+// starting a server when there is none.
+#ifndef HCC_SERVER_CLIENT_H
+#define HCC_SERVER_CLIENT_H
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hcc::server {
+
+// Whether the environment allows a server (HCC_SERVER=off does not), and
+// its idle time in seconds (HCC_SERVER_IDLE, default 120).
+bool serverEnabled();
+int serverIdleSeconds();
+
+// The socket of the server for the tool binary `tool` (a real path): one
+// per binary, size and time (a rebuilt tool gets a new server), in
+// $XDG_RUNTIME_DIR/hcc or else /tmp/hcc-UID, a directory only this user
+// may enter. "" when no such directory can be had.
+std::string socketPath(const std::string &tool);
+
+struct Served {
+  bool finished = false;  // the server reported the tool's exit status
+  int status = 0;
+};
+
+// A connection to the server at `socket`, or -1 (errno set) when none
+// listens there.
+int connectToServer(const std::string &socket);
+
+// Runs hcc-instrument's `args` (after the program's name) on the server
+// connected to `conn` (closed here), with stdout and stderr going to
+// `out_fd` and `err_fd`. `on_pid` receives the pid doing the work while it
+// runs (0 afterwards), so a signal the driver receives can be passed on.
+Served runOnServer(int conn, const std::vector<std::string> &args, int out_fd, int err_fd,
+                   void (*on_pid)(pid_t));
+
+// Starts `tool --serve=socket` detached (its own session, no inherited
+// streams); does not wait. False when it could not be started.
+// At most one start is under way per socket (startMark).
+bool startServer(const std::string &tool, const std::string &socket, int idle_seconds);
+
+// The file that marks a start under way; the server removes it.
+std::string startMark(const std::string &socket_path);
+
+}  // namespace hcc::server
+
+#endif

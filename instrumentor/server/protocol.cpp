@@ -1,0 +1,155 @@
+#include "protocol.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace hcc::server {
+namespace {
+
+// A request's payload is a few kB (arguments and environment); anything
+// far larger is not ours.
+constexpr uint64_t kMaxPayload = 64u << 20;
+
+bool writeAll(int fd, const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+bool readAll(int fd, char *p, size_t n) {
+  while (n > 0) {
+    ssize_t r = ::read(fd, p, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    p += r;
+    n -= static_cast<size_t>(r);
+  }
+  return true;
+}
+
+void putU32(std::string &b, uint32_t v) { b.append(reinterpret_cast<const char *>(&v), sizeof v); }
+
+void putString(std::string &b, const std::string &s) {
+  putU32(b, static_cast<uint32_t>(s.size()));
+  b += s;
+}
+
+void putStrings(std::string &b, const std::vector<std::string> &v) {
+  putU32(b, static_cast<uint32_t>(v.size()));
+  for (const std::string &s : v) putString(b, s);
+}
+
+struct Reader {
+  const std::string &b;
+  size_t at = 0;
+  bool u32(uint32_t &v) {
+    if (b.size() - at < sizeof v) return false;
+    std::memcpy(&v, b.data() + at, sizeof v);
+    at += sizeof v;
+    return true;
+  }
+  bool str(std::string &s) {
+    uint32_t n = 0;
+    if (!u32(n) || b.size() - at < n) return false;
+    s.assign(b, at, n);
+    at += n;
+    return true;
+  }
+  bool strs(std::vector<std::string> &v) {
+    uint32_t n = 0;
+    if (!u32(n)) return false;
+    v.resize(n);
+    for (std::string &s : v)
+      if (!str(s)) return false;
+    return true;
+  }
+};
+
+}  // namespace
+
+bool sendRequest(int sock, const Request &r, int out_fd, int err_fd) {
+  std::string payload;
+  putString(payload, r.cwd);
+  putU32(payload, static_cast<uint32_t>(r.umask));
+  putStrings(payload, r.args);
+  putStrings(payload, r.env);
+
+  uint64_t size = payload.size();
+  iovec iov{&size, sizeof size};
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  cmsghdr *c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(2 * sizeof(int));
+  const int fds[2] = {out_fd, err_fd};
+  std::memcpy(CMSG_DATA(c), fds, sizeof fds);
+  ssize_t n;
+  do n = ::sendmsg(sock, &msg, MSG_NOSIGNAL);
+  while (n < 0 && errno == EINTR);
+  if (n != static_cast<ssize_t>(sizeof size)) return false;
+  return writeAll(sock, payload.data(), payload.size());
+}
+
+bool receiveRequest(int sock, Request &r, int &out_fd, int &err_fd) {
+  out_fd = err_fd = -1;
+  uint64_t size = 0;
+  iovec iov{&size, sizeof size};
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  ssize_t n;
+  do n = ::recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+  while (n < 0 && errno == EINTR);
+  if (n != static_cast<ssize_t>(sizeof size)) return false;
+  for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+        c->cmsg_len != CMSG_LEN(2 * sizeof(int)))
+      continue;
+    int fds[2];
+    std::memcpy(fds, CMSG_DATA(c), sizeof fds);
+    out_fd = fds[0];
+    err_fd = fds[1];
+  }
+  if (out_fd < 0 || err_fd < 0 || size > kMaxPayload) return false;
+  std::string payload(size, '\0');
+  if (!readAll(sock, payload.data(), payload.size())) return false;
+  Reader in{payload};
+  uint32_t mask = 0;
+  if (!in.str(r.cwd) || !in.u32(mask) || !in.strs(r.args) || !in.strs(r.env)) return false;
+  r.umask = static_cast<mode_t>(mask);
+  return in.at == payload.size();
+}
+
+bool sendReply(int sock, Reply kind, int32_t value) {
+  char b[1 + sizeof value];
+  b[0] = static_cast<char>(kind);
+  std::memcpy(b + 1, &value, sizeof value);
+  return writeAll(sock, b, sizeof b);
+}
+
+std::optional<std::pair<Reply, int32_t>> receiveReply(int sock) {
+  char b[1 + sizeof(int32_t)];
+  if (!readAll(sock, b, sizeof b)) return std::nullopt;
+  int32_t v;
+  std::memcpy(&v, b + 1, sizeof v);
+  if (b[0] != static_cast<char>(Reply::Pid) && b[0] != static_cast<char>(Reply::Status)) return std::nullopt;
+  return std::make_pair(static_cast<Reply>(b[0]), v);
+}
+
+}  // namespace hcc::server

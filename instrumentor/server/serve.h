@@ -1,0 +1,41 @@
+// The instrumentation server: `hcc-instrument --serve=SOCKET` keeps the tool
+// started, in a few worker processes that take the driver's requests one at
+// a time. A request runs the tool's command line exactly as a started tool
+// would, in the client's working directory, umask and environment, writing
+// to the client's stdout and stderr, and reports its exit status
+// (protocol.h). What it saves is the start of an 80 MB program (exec,
+// dynamic loading, LLVM's static constructors) and, once a worker has run,
+// the page faults and cold caches of Clang's code: most of a small file's
+// instrumentation.
+//
+// Workers are forked from the server, as many as there are CPUs (at most
+// 32), each accepting on the shared socket. A worker is replaced when it
+// ends: after a recovered crash (Clang's state must not be reused), when it
+// has grown past 1 GiB (each run leaks its AST, which is faster than
+// freeing it), or when it died (a signal the driver passed on). The server
+// ends after `idle_seconds` without a request, or once another server has
+// taken its socket.
+#ifndef HCC_SERVER_SERVE_H
+#define HCC_SERVER_SERVE_H
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace hcc::server {
+
+// The tool's work for one command line (the words after the program's
+// name), to its exit status.
+using RunTool = std::function<int(const std::vector<std::string> &args)>;
+
+// Binds `socket_path` and serves until idle; returns the process's exit
+// status (non-zero when the socket could not be set up).
+int serve(const std::string &socket_path, int idle_seconds, const RunTool &run);
+
+// Called during a request: this worker's process must not take another one
+// (it ends once the status is sent). Outside a server it does nothing.
+void retireAfterRequest();
+
+}  // namespace hcc::server
+
+#endif

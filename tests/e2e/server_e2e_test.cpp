@@ -1,0 +1,194 @@
+// The instrumentation server (instrumentor/server/serve.h), end to end: the
+// first file hcc instruments starts it, later files run in it, and what they
+// get is what a started hcc-instrument gives: the same rewrite, the client's
+// environment and working directory, its project headers instrumented, exact
+// visits. It goes away when idle or killed, and a dead server's socket costs
+// a build nothing. Each test has its own XDG_RUNTIME_DIR, so its server is
+// its own.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include "e2e_support.hpp"
+
+namespace hcc::e2e {
+namespace {
+namespace fs = std::filesystem;
+
+void write(const std::string &path, const std::string &text) {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+
+// main.c calls work() in work.c, which calls the header's step() 25 times.
+// "work.h" is found only through CPATH, which the server must take from the
+// client. The project's own header: step() is instrumented too (all
+// functions, whatever their size).
+std::string project(const std::string &tag) {
+  const std::string dir = scratch_dir("server-" + tag);
+  write(dir + "/src/main.c",
+        "#include <stdio.h>\n"
+        "long work(int n);\n"
+        "int main(void) {\n"
+        "  printf(\"%ld\\n\", work(25));\n"
+        "  return 0;\n"
+        "}\n");
+  write(dir + "/src/work.c",
+        "#include \"work.h\"\n"
+        "long work(int n) {\n"
+        "  long s = 0;\n"
+        "  for (int i = 0; i < n; ++i) s = step(s, i);\n"
+        "  return s;\n"
+        "}\n");
+  write(dir + "/inc/work.h",
+        "static inline long step(long s, int i) {\n"
+        "  return s * 3 % 1000003 + i;\n"
+        "}\n");
+  fs::create_directories(dir + "/run");
+  ::chmod((dir + "/run").c_str(), 0700);
+  return dir;
+}
+
+// The start of a command run in `dir`'s src/ with the test's own server
+// directory; `more` adds environment settings.
+std::string hcc_in(const std::string &dir, const std::string &more = "") {
+  return "cd " + shell_quote(dir + "/src") + " && XDG_RUNTIME_DIR=" + shell_quote(dir + "/run") +
+         " CPATH=" + shell_quote(dir + "/inc") + " HCC_CACHE=off " + more + " " +
+         shell_quote(hcc_bin()) + " --hcc-verbose --hcc-functions=all ";
+}
+
+// The socket named in "started the instrumentation server (PATH)".
+std::string started_socket(const std::string &verbose) {
+  std::smatch m;
+  static const std::regex re("started the instrumentation server \\(([^)]+)\\)");
+  return std::regex_search(verbose, m, re) ? m[1].str() : "";
+}
+
+bool is_socket(const std::string &path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+// Waits up to 20 s for `done`.
+template <class F>
+bool eventually(F done) {
+  for (int i = 0; i < 200; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return done();
+}
+
+// The server's processes by their command line; "[-]" keeps the pattern from
+// matching the shell that runs pgrep.
+std::string serve_pattern(const std::string &socket) { return shell_quote("[-]-serve=" + socket); }
+
+std::string server_pids(const std::string &socket) { return run("pgrep -f -- " + serve_pattern(socket)).out; }
+
+void stop_server(const std::string &socket) {
+  if (!socket.empty()) run("pkill -TERM -f -- " + serve_pattern(socket));
+}
+
+// The instrumented copy --hcc-keep left ("kept instrumented source of 'x': PATH").
+std::string kept_source(const std::string &verbose) {
+  std::smatch m;
+  static const std::regex re("kept instrumented source of '[^']*': (\\S+)");
+  return std::regex_search(verbose, m, re) ? read_file(m[1].str()) : "<none kept>";
+}
+
+TEST(InstrumentationServer, LaterFilesRunInItWithTheClientsEnvironmentAndExactVisits) {
+  const std::string dir = project("visits");
+  RunResult first = run(hcc_in(dir, "HCC_SERVER_IDLE=60") + "-O2 -c main.c -o main.o");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const std::string socket = started_socket(first.err);
+  ASSERT_FALSE(socket.empty()) << first.err;
+  EXPECT_EQ(socket.rfind(dir + "/run/hcc/", 0), 0u) << socket;
+  ASSERT_TRUE(eventually([&] { return is_socket(socket); })) << socket;
+
+  // work.c: found its header through the client's CPATH, in the client's
+  // working directory, with the header's function measured.
+  RunResult served = run(hcc_in(dir, "HCC_SERVER_IDLE=60") + "--hcc-keep -O2 -c work.c -o work.o");
+  ASSERT_EQ(served.status, 0) << served.err;
+  EXPECT_NE(served.err.find("(in the instrumentation server)"), std::string::npos) << served.err;
+  EXPECT_NE(served.err.find("work.c: 2 function guard(s)"), std::string::npos) << served.err;
+  EXPECT_NE(served.err.find("instrumented header " + dir + "/inc/work.h: 1 function guard(s)"), std::string::npos)
+      << served.err;
+  EXPECT_EQ(served.err.find("could not instrument"), std::string::npos) << served.err;
+
+  // The same rewrite as the tool started by hcc.
+  RunResult direct = run(hcc_in(dir, "HCC_SERVER=off") + "--hcc-keep -O2 -c work.c -o work-direct.o");
+  ASSERT_EQ(direct.status, 0) << direct.err;
+  EXPECT_EQ(direct.err.find("instrumentation server"), std::string::npos) << direct.err;
+  EXPECT_EQ(kept_source(served.err), kept_source(direct.err));
+
+  ASSERT_EQ(run(hcc_in(dir) + "main.o work.o -o app").status, 0);
+  ASSERT_EQ(run("cd " + shell_quote(dir + "/src") + " && cc -I../inc main.c work.c -o plain").status, 0);
+  RunResult plain = run(shell_quote(dir + "/src/plain"));
+  RunResult app = run("cd " + shell_quote(dir) + " && HCC_OUTPUT_DIR=prof src/app");
+  ASSERT_EQ(app.status, 0) << app.err;
+  EXPECT_EQ(app.out, plain.out);
+  Profile prof = Profile::load(dir + "/prof");
+  EXPECT_EQ(prof.visits("main"), 1);
+  EXPECT_EQ(prof.visits("main/work"), 1);
+  EXPECT_EQ(prof.visits("main/work/step"), 25);
+  stop_server(socket);
+}
+
+TEST(InstrumentationServer, EndsWhenIdleAndRemovesItsSocket) {
+  const std::string dir = project("idle");
+  RunResult r = run(hcc_in(dir, "HCC_SERVER_IDLE=1") + "-O2 -c work.c -o work.o");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string socket = started_socket(r.err);
+  ASSERT_FALSE(socket.empty()) << r.err;
+  ASSERT_TRUE(eventually([&] { return is_socket(socket); })) << socket;
+  EXPECT_FALSE(server_pids(socket).empty());
+  // Idle for a second: the server, its workers and its socket are gone.
+  EXPECT_TRUE(eventually([&] { return !is_socket(socket) && server_pids(socket).empty(); }))
+      << socket << " pids: " << server_pids(socket);
+}
+
+TEST(InstrumentationServer, AKilledServersSocketIsReplacedAndTheFileStillInstrumented) {
+  const std::string dir = project("killed");
+  RunResult r = run(hcc_in(dir, "HCC_SERVER_IDLE=60") + "-O2 -c work.c -o work.o");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string socket = started_socket(r.err);
+  ASSERT_FALSE(socket.empty()) << r.err;
+  ASSERT_TRUE(eventually([&] { return is_socket(socket); })) << socket;
+  // SIGKILL: no chance to remove the socket, which nobody listens on now.
+  run("pkill -KILL -f -- " + serve_pattern(socket));
+  ASSERT_TRUE(eventually([&] { return server_pids(socket).empty(); }));
+  ASSERT_TRUE(is_socket(socket));
+
+  RunResult again = run(hcc_in(dir, "HCC_SERVER_IDLE=60") + "-O2 -c work.c -o work2.o");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.err.find("work.c: 2 function guard(s)"), std::string::npos) << again.err;
+  EXPECT_EQ(again.err.find("could not instrument"), std::string::npos) << again.err;
+  EXPECT_EQ(started_socket(again.err), socket) << again.err;
+  ASSERT_TRUE(eventually([&] { return !server_pids(socket).empty(); }));
+  RunResult served = run(hcc_in(dir, "HCC_SERVER_IDLE=60") + "-O2 -c work.c -o work3.o");
+  ASSERT_EQ(served.status, 0) << served.err;
+  EXPECT_NE(served.err.find("(in the instrumentation server)"), std::string::npos) << served.err;
+  stop_server(socket);
+  EXPECT_TRUE(eventually([&] { return !is_socket(socket); })) << "SIGTERM leaves no socket";
+}
+
+TEST(InstrumentationServer, OffRunsTheToolInEveryCompile) {
+  const std::string dir = project("off");
+  for (int i = 0; i < 2; ++i) {
+    RunResult r = run(hcc_in(dir, "HCC_SERVER=off") + "-O2 -c work.c -o work.o");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("instrumentation server"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("/hcc-instrument --functions=all --verbose "), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(dir + "/run/hcc"));
+}
+
+}  // namespace
+}  // namespace hcc::e2e
