@@ -86,7 +86,9 @@ int run(const std::vector<std::string> &args) {
   Options options;
   options.main_file_name = cl.main_file_name;
   options.filter = &filter;
-  options.leak_ast = true;
+  // A started tool exits right after: freeing the AST would be wasted work.
+  // A server's worker runs on, and reuses what it frees.
+  options.leak_ast = !hcc::server::inWorker();
   options.openmp = openmpOn(cl);
   options.headers = headersOn(cl);
   options.functions = cl.functions;

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -28,9 +29,10 @@ namespace hcc::server {
 namespace {
 
 constexpr int kMaxWorkers = 32;
-constexpr long kRetireRssKiB = 1L << 20;  // 1 GiB
+constexpr long kRetireRssKiB = 512L << 10;  // 512 MiB
 
 bool g_retire = false;
+bool g_in_worker = false;
 
 int64_t now() { return static_cast<int64_t>(std::time(nullptr)); }
 
@@ -159,6 +161,12 @@ bool grownTooLarge() {
 }
 
 [[noreturn]] void worker(int listen_fd, std::atomic<int64_t> *last_request, const RunTool &run) {
+  g_in_worker = true;
+  // What a request frees stays in the heap for the next one: returning it to
+  // the kernel (trimming, or an mmap per large block) would make every
+  // request fault its memory in again.
+  ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
   ::signal(SIGCHLD, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
   sigset_t all;
@@ -185,6 +193,7 @@ bool grownTooLarge() {
 }  // namespace
 
 void retireAfterRequest() { g_retire = true; }
+bool inWorker() { return g_in_worker; }
 
 int serve(const std::string &socket_path, int idle_seconds, const RunTool &run) {
   detach();

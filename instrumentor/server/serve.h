@@ -11,7 +11,7 @@
 // Workers are forked from the server, as many as there are CPUs (at most
 // 32), each accepting on the shared socket. A worker is replaced when it
 // ends: after a recovered crash (Clang's state must not be reused), when it
-// has grown past 1 GiB (each run leaks its AST, which is faster than
+// has grown past 512 MiB (each run leaks its AST, which is faster than
 // freeing it), or when it died (a signal the driver passed on). The server
 // ends after `idle_seconds` without a request, or once another server has
 // taken its socket.
@@ -31,6 +31,9 @@ using RunTool = std::function<int(const std::vector<std::string> &args)>;
 // Binds `socket_path` and serves until idle; returns the process's exit
 // status (non-zero when the socket could not be set up).
 int serve(const std::string &socket_path, int idle_seconds, const RunTool &run);
+
+// Whether this process is a server's worker (runs many requests).
+bool inWorker();
 
 // Called during a request: this worker's process must not take another one
 // (it ends once the status is sent). Outside a server it does nothing.

@@ -8,7 +8,7 @@
 # right after the other (the order alternates), and the ratio of the pair
 # is taken; the table shows the medians of those ratios, wall clock and CPU
 # time (user + system of every process involved), so a shared machine's
-# load drifting between rounds cancels out. Three hcc columns:
+# load drifting between rounds cancels out. The hcc columns:
 #   warm   — the instrumentor's caches on (their default; untimed compiles
 #            fill them): the file compiled again unchanged (result cache);
 #   edited — the file's body changed before every compile (a comment
@@ -18,7 +18,12 @@
 #            every round) that begins like files compiled earlier from the
 #            same directory with the same flags: no result to reuse, the
 #            preamble theirs;
-#   cold   — HCC_CACHE=off: every compile parses everything.
+#   cold   — HCC_CACHE=off: every compile parses everything;
+#   noserver — HCC_CACHE=off HCC_SERVER=off: also a started hcc-instrument
+#            for every file (the other columns run it in the instrumentation
+#            server, which the untimed compiles start).
+# The CPU columns include the server's workers (their /proc times around
+# each compile): they are not children of the compile.
 # Usage: build_time.sh <prefix-or-build-dir> [rounds]   (default 9 rounds)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,15 +38,35 @@ hcc, rounds, root, here = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4
 work = tempfile.mkdtemp(prefix="hcc-build-time-")
 cache = os.path.join(work, "cache")
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+def server_cpu():
+    """CPU seconds so far of every instrumentation server process."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"--serve=" not in f.read():
+                    continue
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        except OSError:
+            pass
+    return total / TICK
+
 def run(cmd, env=None):
-    """Wall and CPU seconds of one command and all its children."""
+    """Wall and CPU seconds of one command, its children and the server."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    served = server_cpu()
     t = time.perf_counter()
     subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return wall, cpu + server_cpu() - served
 
 def measure(cc, src):
     plain = [cc, "-O2", "-c", src, "-o", os.path.join(work, "plain.o")]
@@ -61,17 +86,23 @@ def measure(cc, src):
         return [hcc, "--hcc-compiler=" + cc, "-O2", "-c", path, "-o", os.path.join(work, "hcc.o")]
     warm_env = dict(os.environ, HCC_CACHE_DIR=cache)
     warm_env.pop("HCC_CACHE", None)
+    warm_env.pop("HCC_SERVER", None)
     cold_env = dict(os.environ, HCC_CACHE="off")
+    cold_env.pop("HCC_SERVER", None)
+    unserved_env = dict(cold_env, HCC_SERVER="off")
     run(plain)
-    run(inst, warm_env)  # fills the result cache
+    run(inst, warm_env)  # fills the result cache, starts the server
     for i in (-2, -1):   # the preamble: seen, then precompiled
         edit(i)
         run(inst_edited, warm_env)
-    rows = {"plain": [], "warm": [], "edited": [], "new": [], "cold": []}
+    run(inst, cold_env)
+    time.sleep(0.5)      # the server up, its workers having run once
+    run(inst, cold_env)
+    rows = {"plain": [], "warm": [], "edited": [], "new": [], "cold": [], "noserver": []}
     for i in range(rounds):
         edit(i)
         order = [("plain", plain, None), ("warm", inst, warm_env), ("edited", inst_edited, warm_env),
-                 ("new", copy(i), warm_env), ("cold", inst, cold_env)]
+                 ("new", copy(i), warm_env), ("cold", inst, cold_env), ("noserver", inst, unserved_env)]
         if i % 2:
             order.reverse()
         for name, cmd, env in order:
@@ -79,7 +110,7 @@ def measure(cc, src):
     med = lambda xs: statistics.median(xs)
     plain_wall = med([w for w, _ in rows["plain"]])
     out = f"{os.path.basename(src):18s} {cc:8s} plain {plain_wall*1e3:6.0f} ms"
-    for name in ("warm", "edited", "new", "cold"):
+    for name in ("warm", "edited", "new", "cold", "noserver"):
         wall_ratio = med([h[0] / p[0] for h, p in zip(rows[name], rows["plain"])])
         cpu_ratio = med([h[1] / p[1] for h, p in zip(rows[name], rows["plain"])])
         wall = med([w for w, _ in rows[name]])
