@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "args.hpp"
 #include "client.h"
@@ -67,6 +70,20 @@ std::vector<std::string> instrumentor_command(const Layout &layout) {
   return cmd;
 }
 
+// The instrumentation server's line of --hcc-show-config: whether compiles
+// use it, its socket, and whether one is up there now.
+std::string server_state(const Layout &layout) {
+  if (std::getenv("HCC_INSTRUMENTOR")) return "not used (HCC_INSTRUMENTOR names another instrumentor)";
+  if (!server::serverEnabled()) return "off (HCC_SERVER)";
+  char tool[PATH_MAX];
+  const std::string socket = ::realpath(layout.instrumentor.c_str(), tool) ? server::socketPath(tool) : "";
+  if (socket.empty()) return "off (no private directory for its socket)";
+  const int conn = server::connectToServer(socket);
+  if (conn >= 0) ::close(conn);
+  return socket + (conn >= 0 ? " (running" : " (not running: the next instrumented file starts it") +
+         ", idle timeout " + std::to_string(server::serverIdleSeconds()) + " s)";
+}
+
 void show_config(const Layout &layout, const CompilerChoice &choice, bool off,
                  const char *why_off) {
   auto state = [](const std::string &path) {
@@ -85,6 +102,7 @@ void show_config(const Layout &layout, const CompilerChoice &choice, bool off,
   // they read the runtime itself, and ld its 21 dependencies.
   const std::string stub = layout.lib_dir + "/" + kLinkStubDir + "/libhcc.so";
   s += "link stub:    " + stub + (file_exists(stub) ? "" : " [missing: links read the runtime itself]") + "\n";
+  s += "server:       " + server_state(layout) + "\n";
   s += "include:      " + state(layout.include_dir) + "\n";
   s += "prelude:      " + state(layout.prelude) + "\n";
   s += "cmake:        " + state(layout.cmake_dir) + "\n";

@@ -111,6 +111,8 @@ TEST(InstrumentationServer, LaterFilesRunInItWithTheClientsEnvironmentAndExactVi
   ASSERT_FALSE(socket.empty()) << first.err;
   EXPECT_EQ(socket.rfind(dir + "/run/hcc/", 0), 0u) << socket;
   ASSERT_TRUE(eventually([&] { return is_socket(socket); })) << socket;
+  RunResult config = run(hcc_in(dir) + "--hcc-show-config");
+  EXPECT_NE(config.out.find("server:       " + socket + " (running"), std::string::npos) << config.out;
 
   // work.c: found its header through the client's CPATH, in the client's
   // working directory, with the header's function measured.
@@ -188,6 +190,8 @@ TEST(InstrumentationServer, OffRunsTheToolInEveryCompile) {
     EXPECT_NE(r.err.find("/hcc-instrument --functions=all --verbose "), std::string::npos) << r.err;
   }
   EXPECT_FALSE(fs::exists(dir + "/run/hcc"));
+  EXPECT_NE(run(hcc_in(dir, "HCC_SERVER=off") + "--hcc-show-config").out.find("server:       off (HCC_SERVER)\n"),
+            std::string::npos);
 }
 
 }  // namespace
