@@ -11,6 +11,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HCC_BUILD_DIR:-$root/build}
+# The instrumentation servers the tests' compiles start (one per tool
+# binary, instrumentor/README.md) end 15 s after the suite's last compile,
+# not two minutes after a CI job.
+export HCC_SERVER_IDLE=${HCC_SERVER_IDLE:-15}
 "$root/scripts/build.sh"
 status=0
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)" || status=$?

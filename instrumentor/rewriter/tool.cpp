@@ -12,8 +12,8 @@
 //
 //   hcc-instrument --serve=SOCKET [--idle=SECONDS]
 //
-// keeps the tool started and runs such command lines for the driver, each in
-// a child forked for it (../server/serve.h).
+// keeps the tool started and runs such command lines for the driver in warm
+// worker processes (../server/serve.h).
 #include "instrument.h"
 #include "cached_run.h"
 #include "command_line.h"
@@ -50,7 +50,8 @@ using namespace hcc::rewriter;
 
 // One command line's work, to its exit status. Runs once per process when
 // started by the driver, or many times in an instrumentation server's worker
-// (../server/serve.h): nothing here may outlive a run except the leaked AST.
+// (../server/serve.h): nothing here may outlive a run (a started tool
+// leaks the AST, a worker frees it).
 int run(const std::vector<std::string> &args) {
   CommandLine cl;
   std::string error;
