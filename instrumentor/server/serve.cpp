@@ -51,6 +51,9 @@ void detach() {
     for (int fd = 3; fd < max; ++fd) ::close(fd);
   }
   ::setsid();
+  // Nor may it keep the first client's directory busy (an unmount, a
+  // removed build tree).
+  if (::chdir("/") != 0) return;
 }
 
 struct Bound {
@@ -153,6 +156,7 @@ void handle(int conn, int null_fd, const RunTool &run) {
   ::dup2(null_fd, 1);
   ::dup2(null_fd, 2);
   ::close(conn);
+  if (::chdir("/") != 0) return;  // the client's directory is not ours to keep busy
 }
 
 bool grownTooLarge() {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "e2e_support.hpp"
@@ -123,6 +124,15 @@ TEST(InstrumentationServer, LaterFilesRunInItWithTheClientsEnvironmentAndExactVi
   EXPECT_NE(served.err.find("instrumented header " + dir + "/inc/work.h: 1 function guard(s)"), std::string::npos)
       << served.err;
   EXPECT_EQ(served.err.find("could not instrument"), std::string::npos) << served.err;
+
+  // No server process keeps a client's directory busy between requests.
+  EXPECT_TRUE(eventually([&] {
+    std::istringstream pids(server_pids(socket));
+    int n = 0;
+    for (std::string pid; pids >> pid; ++n)
+      if (fs::read_symlink("/proc/" + pid + "/cwd") != "/") return false;
+    return n >= 3;  // the server and at least two workers
+  })) << server_pids(socket);
 
   // The same rewrite as the tool started by hcc.
   RunResult direct = run(hcc_in(dir, "HCC_SERVER=off") + "--hcc-keep -O2 -c work.c -o work-direct.o");
