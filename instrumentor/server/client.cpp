@@ -61,11 +61,15 @@ std::string socketPath(const std::string &tool) {
   const char *xdg = std::getenv("XDG_RUNTIME_DIR");
   std::string dir = xdg && xdg[0] == '/' ? std::string(xdg) + "/hcc" : "/tmp/hcc-" + std::to_string(::getuid());
   if (!privateDirectory(dir)) return "";
+  // The mount namespace too: a container sharing /tmp must not be served by
+  // a worker that sees another file system (and other pids).
+  char ns[64] = "";
+  const ssize_t n = ::readlink("/proc/self/ns/mnt", ns, sizeof ns - 1);
+  const std::string identity = tool + '\0' + std::to_string(st.st_size) + '\0' +
+                               std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec) +
+                               '\0' + std::string(ns, n > 0 ? static_cast<size_t>(n) : 0);
   char name[32];
-  std::snprintf(name, sizeof name, "/%016llx.sock",
-                static_cast<unsigned long long>(fnv1a(tool + '\0' + std::to_string(st.st_size) + '\0' +
-                                                      std::to_string(st.st_mtim.tv_sec) + '.' +
-                                                      std::to_string(st.st_mtim.tv_nsec))));
+  std::snprintf(name, sizeof name, "/%016llx.sock", static_cast<unsigned long long>(fnv1a(identity)));
   std::string path = dir + name;
   // Room for bindSocket's temporary ".PID" suffix too.
   if (path.size() + 12 >= sizeof(sockaddr_un{}.sun_path)) return "";

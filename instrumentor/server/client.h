@@ -18,7 +18,8 @@ bool serverEnabled();
 int serverIdleSeconds();
 
 // The socket of the server for the tool binary `tool` (a real path): one
-// per binary, size and time (a rebuilt tool gets a new server), in
+// per binary, size and time (a rebuilt tool gets a new server) and mount
+// namespace (containers sharing /tmp get one each), in
 // $XDG_RUNTIME_DIR/hcc or else /tmp/hcc-UID, a directory only this user
 // may enter. "" when no such directory can be had.
 std::string socketPath(const std::string &tool);

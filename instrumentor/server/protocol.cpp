@@ -73,6 +73,22 @@ struct Reader {
   }
 };
 
+// A message of one u64 with room for two descriptors, as both ends use it.
+struct HeaderMessage {
+  uint64_t size = 0;
+  iovec iov{&size, sizeof size};
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+  msghdr msg{};
+  HeaderMessage() {
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+  }
+  HeaderMessage(const HeaderMessage &) = delete;
+  HeaderMessage &operator=(const HeaderMessage &) = delete;
+};
+
 }  // namespace
 
 bool sendRequest(int sock, const Request &r, int out_fd, int err_fd) {
@@ -82,42 +98,30 @@ bool sendRequest(int sock, const Request &r, int out_fd, int err_fd) {
   putStrings(payload, r.args);
   putStrings(payload, r.env);
 
-  uint64_t size = payload.size();
-  iovec iov{&size, sizeof size};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  cmsghdr *c = CMSG_FIRSTHDR(&msg);
+  HeaderMessage h;
+  h.size = payload.size();
+  cmsghdr *c = CMSG_FIRSTHDR(&h.msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(2 * sizeof(int));
   const int fds[2] = {out_fd, err_fd};
   std::memcpy(CMSG_DATA(c), fds, sizeof fds);
   ssize_t n;
-  do n = ::sendmsg(sock, &msg, MSG_NOSIGNAL);
+  do n = ::sendmsg(sock, &h.msg, MSG_NOSIGNAL);
   while (n < 0 && errno == EINTR);
-  if (n != static_cast<ssize_t>(sizeof size)) return false;
+  if (n != static_cast<ssize_t>(sizeof h.size)) return false;
   return writeAll(sock, payload.data(), payload.size());
 }
 
 bool receiveRequest(int sock, Request &r, int &out_fd, int &err_fd) {
   out_fd = err_fd = -1;
-  uint64_t size = 0;
-  iovec iov{&size, sizeof size};
-  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
+  HeaderMessage h;
   ssize_t n;
-  do n = ::recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+  do n = ::recvmsg(sock, &h.msg, MSG_CMSG_CLOEXEC);
   while (n < 0 && errno == EINTR);
-  if (n != static_cast<ssize_t>(sizeof size)) return false;
-  for (cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+  if (n != static_cast<ssize_t>(sizeof h.size)) return false;
+  const uint64_t size = h.size;
+  for (cmsghdr *c = CMSG_FIRSTHDR(&h.msg); c; c = CMSG_NXTHDR(&h.msg, c)) {
     if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
         c->cmsg_len != CMSG_LEN(2 * sizeof(int)))
       continue;

@@ -97,6 +97,20 @@ void stop_server(const std::string &socket) {
   if (!socket.empty()) run("pkill -TERM -f -- " + serve_pattern(socket));
 }
 
+// Compiles work.c in a fresh project, which starts the project's server;
+// its socket once it listens ("" on failure, with the reason added).
+std::string start_server(const std::string &dir, const std::string &idle) {
+  RunResult r = run(hcc_in(dir, "HCC_SERVER_IDLE=" + idle) + "-O2 -c work.c -o work.o");
+  const std::string socket = started_socket(r.err);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(socket.empty()) << r.err;
+  if (r.status != 0 || socket.empty() || !eventually([&] { return is_socket(socket); })) {
+    ADD_FAILURE() << "no server listening at '" << socket << "'";
+    return "";
+  }
+  return socket;
+}
+
 // The instrumented copy --hcc-keep left ("kept instrumented source of 'x': PATH").
 std::string kept_source(const std::string &verbose) {
   std::smatch m;
@@ -155,11 +169,8 @@ TEST(InstrumentationServer, LaterFilesRunInItWithTheClientsEnvironmentAndExactVi
 
 TEST(InstrumentationServer, EndsWhenIdleAndRemovesItsSocket) {
   const std::string dir = project("idle");
-  RunResult r = run(hcc_in(dir, "HCC_SERVER_IDLE=1") + "-O2 -c work.c -o work.o");
-  ASSERT_EQ(r.status, 0) << r.err;
-  const std::string socket = started_socket(r.err);
-  ASSERT_FALSE(socket.empty()) << r.err;
-  ASSERT_TRUE(eventually([&] { return is_socket(socket); })) << socket;
+  const std::string socket = start_server(dir, "1");
+  ASSERT_FALSE(socket.empty());
   EXPECT_FALSE(server_pids(socket).empty());
   // Idle for a second: the server, its workers and its socket are gone.
   EXPECT_TRUE(eventually([&] { return !is_socket(socket) && server_pids(socket).empty(); }))
@@ -168,11 +179,8 @@ TEST(InstrumentationServer, EndsWhenIdleAndRemovesItsSocket) {
 
 TEST(InstrumentationServer, AKilledServersSocketIsReplacedAndTheFileStillInstrumented) {
   const std::string dir = project("killed");
-  RunResult r = run(hcc_in(dir, "HCC_SERVER_IDLE=60") + "-O2 -c work.c -o work.o");
-  ASSERT_EQ(r.status, 0) << r.err;
-  const std::string socket = started_socket(r.err);
-  ASSERT_FALSE(socket.empty()) << r.err;
-  ASSERT_TRUE(eventually([&] { return is_socket(socket); })) << socket;
+  const std::string socket = start_server(dir, "60");
+  ASSERT_FALSE(socket.empty());
   // SIGKILL: no chance to remove the socket, which nobody listens on now.
   run("pkill -KILL -f -- " + serve_pattern(socket));
   ASSERT_TRUE(eventually([&] { return server_pids(socket).empty(); }));
