@@ -74,7 +74,7 @@ std::vector<std::string> instrumentor_command(const Layout &layout) {
 // use it, its socket, and whether one is up there now.
 std::string server_state(const Layout &layout) {
   if (std::getenv("HCC_INSTRUMENTOR")) return "not used (HCC_INSTRUMENTOR names another instrumentor)";
-  if (!server::serverEnabled()) return "off (HCC_SERVER)";
+  if (switched_off(std::getenv("HCC_SERVER"))) return "off (HCC_SERVER)";
   char tool[PATH_MAX];
   const std::string socket = ::realpath(layout.instrumentor.c_str(), tool) ? server::socketPath(tool) : "";
   if (socket.empty()) return "off (no private directory for its socket)";
@@ -226,7 +226,7 @@ int instrumented_compile(const std::vector<std::string> &compiler,
 
   // The instrumentation server runs our own tool only, not a stand-in named
   // by HCC_INSTRUMENTOR.
-  const bool use_server = !std::getenv("HCC_INSTRUMENTOR") && server::serverEnabled();
+  const bool use_server = !std::getenv("HCC_INSTRUMENTOR") && !switched_off(std::getenv("HCC_SERVER"));
   for (const auto &in : cl.inputs) {
     if (!in.instrumentable) continue;
     work.sources.push_back(in.path);
@@ -377,7 +377,7 @@ int run_driver(int argc, char **argv) {
   }
 
   const char *wrapper_env = std::getenv("HCC_WRAPPER");
-  const bool env_off = wrapper_switched_off(wrapper_env);
+  const bool env_off = switched_off(wrapper_env);
   const bool off = opts.off || env_off;
 
   const std::string self = self_executable(argc > 0 ? argv[0] : nullptr);

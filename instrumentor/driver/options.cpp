@@ -93,7 +93,7 @@ std::vector<std::string> split_command(std::string_view cmd) {
   return words;
 }
 
-bool wrapper_switched_off(const char *env_value) {
+bool switched_off(const char *env_value) {
   if (!env_value) return false;
   std::string v;
   for (const char *p = env_value; *p; ++p)

@@ -38,8 +38,9 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
 // documented form of HCC_COMPILER/--hcc-compiler is a plain word list.
 std::vector<std::string> split_command(std::string_view cmd);
 
-// HCC_WRAPPER: "off", "0", "no", "false" (any case) turn the wrapper off;
-// unset, empty or anything else leaves it on.
-bool wrapper_switched_off(const char *env_value);
+// HCC_WRAPPER, HCC_SERVER: "off", "0", "no", "false" (any case) switch the
+// wrapper, the instrumentation server off; unset, empty or anything else
+// leaves them on.
+bool switched_off(const char *env_value);
 
 }  // namespace hcc::driver

@@ -38,13 +38,6 @@ bool privateDirectory(const std::string &dir) {
 
 }  // namespace
 
-bool serverEnabled() {
-  const char *v = std::getenv("HCC_SERVER");
-  if (!v) return true;
-  std::string s = v;
-  return !(s == "off" || s == "0" || s == "no" || s == "false");
-}
-
 int serverIdleSeconds() {
   const char *v = std::getenv("HCC_SERVER_IDLE");
   if (v && *v) {

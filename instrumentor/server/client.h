@@ -12,9 +12,8 @@
 
 namespace hcc::server {
 
-// Whether the environment allows a server (HCC_SERVER=off does not), and
-// its idle time in seconds (HCC_SERVER_IDLE, default 120).
-bool serverEnabled();
+// The server's idle time in seconds (HCC_SERVER_IDLE, default 120). Whether
+// one is used at all (HCC_SERVER) is the driver's call.
 int serverIdleSeconds();
 
 // The socket of the server for the tool binary `tool` (a real path): one

@@ -60,15 +60,15 @@ TEST(HccOptions, CompilerNeedsAValue) {
 }
 
 TEST(HccOptions, WrapperSwitch) {
-  EXPECT_TRUE(wrapper_switched_off("off"));
-  EXPECT_TRUE(wrapper_switched_off("OFF"));
-  EXPECT_TRUE(wrapper_switched_off("0"));
-  EXPECT_TRUE(wrapper_switched_off("no"));
-  EXPECT_TRUE(wrapper_switched_off("false"));
-  EXPECT_FALSE(wrapper_switched_off(nullptr));
-  EXPECT_FALSE(wrapper_switched_off(""));
-  EXPECT_FALSE(wrapper_switched_off("on"));
-  EXPECT_FALSE(wrapper_switched_off("1"));
+  EXPECT_TRUE(switched_off("off"));
+  EXPECT_TRUE(switched_off("OFF"));
+  EXPECT_TRUE(switched_off("0"));
+  EXPECT_TRUE(switched_off("no"));
+  EXPECT_TRUE(switched_off("false"));
+  EXPECT_FALSE(switched_off(nullptr));
+  EXPECT_FALSE(switched_off(""));
+  EXPECT_FALSE(switched_off("on"));
+  EXPECT_FALSE(switched_off("1"));
 }
 
 TEST(LinkFlags, RuntimeAndRpath) {
