@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -87,14 +88,33 @@ bool eventually(F done) {
   return done();
 }
 
-// The server's processes by their command line; "[-]" keeps the pattern from
-// matching the shell that runs pgrep.
-std::string serve_pattern(const std::string &socket) { return shell_quote("[-]-serve=" + socket); }
+// The server's processes: those whose command line has --serve=SOCKET
+// (read from /proc, as a user's ps would show them).
+std::vector<pid_t> server_pids(const std::string &socket) {
+  const std::string arg = "--serve=" + socket;
+  std::vector<pid_t> pids;
+  for (const auto &e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::istringstream cmdline(read_file(e.path().string() + "/cmdline"));  // NUL-separated
+    for (std::string word; std::getline(cmdline, word, '\0');)
+      if (word == arg) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
 
-std::string server_pids(const std::string &socket) { return run("pgrep -f -- " + serve_pattern(socket)).out; }
+std::string listed(const std::vector<pid_t> &pids) {
+  std::string s;
+  for (pid_t p : pids) s += std::to_string(p) + " ";
+  return s;
+}
+
+void signal_server(const std::string &socket, int sig) {
+  for (pid_t p : server_pids(socket)) ::kill(p, sig);
+}
 
 void stop_server(const std::string &socket) {
-  if (!socket.empty()) run("pkill -TERM -f -- " + serve_pattern(socket));
+  if (!socket.empty()) signal_server(socket, SIGTERM);
 }
 
 // Compiles work.c in a fresh project, which starts the project's server;
@@ -141,12 +161,11 @@ TEST(InstrumentationServer, LaterFilesRunInItWithTheClientsEnvironmentAndExactVi
 
   // No server process keeps a client's directory busy between requests.
   EXPECT_TRUE(eventually([&] {
-    std::istringstream pids(server_pids(socket));
-    int n = 0;
-    for (std::string pid; pids >> pid; ++n)
-      if (fs::read_symlink("/proc/" + pid + "/cwd") != "/") return false;
-    return n >= 3;  // the server and at least two workers
-  })) << server_pids(socket);
+    const std::vector<pid_t> pids = server_pids(socket);
+    for (pid_t pid : pids)
+      if (fs::read_symlink("/proc/" + std::to_string(pid) + "/cwd") != "/") return false;
+    return pids.size() >= 3;  // the server and at least two workers
+  })) << listed(server_pids(socket));
 
   // The same rewrite as the tool started by hcc.
   RunResult direct = run(hcc_in(dir, "HCC_SERVER=off") + "--hcc-keep -O2 -c work.c -o work-direct.o");
@@ -174,7 +193,7 @@ TEST(InstrumentationServer, EndsWhenIdleAndRemovesItsSocket) {
   EXPECT_FALSE(server_pids(socket).empty());
   // Idle for a second: the server, its workers and its socket are gone.
   EXPECT_TRUE(eventually([&] { return !is_socket(socket) && server_pids(socket).empty(); }))
-      << socket << " pids: " << server_pids(socket);
+      << socket << " pids: " << listed(server_pids(socket));
 }
 
 TEST(InstrumentationServer, AKilledServersSocketIsReplacedAndTheFileStillInstrumented) {
@@ -182,7 +201,7 @@ TEST(InstrumentationServer, AKilledServersSocketIsReplacedAndTheFileStillInstrum
   const std::string socket = start_server(dir, "60");
   ASSERT_FALSE(socket.empty());
   // SIGKILL: no chance to remove the socket, which nobody listens on now.
-  run("pkill -KILL -f -- " + serve_pattern(socket));
+  signal_server(socket, SIGKILL);
   ASSERT_TRUE(eventually([&] { return server_pids(socket).empty(); }));
   ASSERT_TRUE(is_socket(socket));
 
