@@ -11,6 +11,7 @@
 #include <clang/Frontend/PCHContainerOperations.h>
 #include <clang/Frontend/PrecompiledPreamble.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/Lexer.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/Support/FileSystem.h>
@@ -52,6 +53,58 @@ unsigned cutAtQuotedInclude(llvm::StringRef text, unsigned size) {
     line = eol + 1;
   }
   return size;
+}
+
+// Whether the preamble can look a file up beside the main file, which makes
+// its meaning depend on the main file's directory. Only a name that is not
+// in angle brackets can: __has_include("x.h") (and _next, __has_embed),
+// #embed "x", #pragma GCC dependency "x", an #include of a macro (which
+// may hold "x.h", from the preamble or from a -D); a quoted #include ends
+// the preamble before it. A string anywhere else — `#define VERSION "1.2"`,
+// an #error message, a licence comment's "AS IS" — names no file, so it does
+// not keep the files of different directories from sharing. Token pasting
+// and _Pragma could build any of these: with a string around, they count.
+bool mayLookBesideMainFile(llvm::StringRef preamble, const LangOptions &lang) {
+  // The lexer reads up to a NUL at the buffer's end; the preamble is a
+  // prefix of the file, so it gets a copy that has one.
+  const std::string text = preamble.str();
+  Lexer lexer(SourceLocation(), lang, text.data(), text.data(), text.data() + text.size());
+  bool has_string = false, builds_names = false;
+  // The token after a directive's name or after `__has_include(`: its
+  // operand, which looks beside the main file unless it is `<...>`.
+  enum { kNone, kAfterHash, kOperand, kAfterProbe } state = kNone;
+  Token tok;
+  while (true) {
+    const bool last = lexer.LexFromRawLexer(tok);
+    if (tok.is(tok::eof)) break;
+    const bool at_line_start = tok.isAtStartOfLine();
+    if (state == kOperand) {
+      if (!tok.is(tok::less) && !at_line_start) return true;
+      state = kNone;
+    } else if (state == kAfterProbe) {
+      state = tok.is(tok::l_paren) ? kOperand : kNone;
+      if (state == kOperand) continue;
+    } else if (state == kAfterHash) {
+      state = kNone;
+      if (tok.is(tok::raw_identifier) && !at_line_start) {
+        const llvm::StringRef word = tok.getRawIdentifier();
+        if (word == "include" || word == "import" || word == "include_next" || word == "embed") state = kOperand;
+        continue;
+      }
+    }
+    if (tok::isStringLiteral(tok.getKind())) has_string = true;
+    if (tok.is(tok::hashhash)) builds_names = true;
+    if (tok.is(tok::hash) && at_line_start) state = kAfterHash;
+    if (tok.is(tok::raw_identifier)) {
+      const llvm::StringRef word = tok.getRawIdentifier();
+      if (word == "__has_include" || word == "__has_include_next" || word == "__has_embed")
+        state = kAfterProbe;
+      else if (word == "dependency" || word == "_Pragma")
+        builds_names = true;
+    }
+    if (last) break;
+  }
+  return has_string && builds_names;
 }
 
 // Watches the precompilation: a non-system file other than the main one
@@ -117,10 +170,9 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
   // Not the main file's name (preamble_cache.h): files that begin alike share.
   for (const std::string &a : cmd.argv)
     parts.push_back(a == source ? "<main file>" + llvm::sys::path::extension(a).str() : a);
-  // Except where the preamble may name a file in quotes (__has_include,
-  // #pragma GCC dependency, #embed), which is looked up beside the main file
-  // first: any double quote in it, comments too, puts its directory in.
-  if (text.substr(0, size).contains('"'))
+  // Except where the preamble may name a file that is looked up beside the
+  // main file first: its directory goes in.
+  if (mayLookBesideMainFile(text.substr(0, size), inv->getLangOpts()))
     parts.push_back(llvm::sys::path::parent_path(abs_source).str());
   const std::string key = ResultCache::key(parts);
   const std::string base = dir + "/pch/" + key;

@@ -17,9 +17,10 @@
 // precompilation asked about is as it was (result_cache.h's signatures).
 // Not the main file's path: an angle-bracket include is not looked up
 // beside it, and a header found there is a project header, which makes the
-// preamble unusable for every file that shares it (a preamble with a double
-// quote anywhere, as in __has_include("x.h"), which does look beside it,
-// keeps the main file's directory in its key). A
+// preamble unusable for every file that shares it (a preamble that can look
+// beside it — __has_include("x.h"), an #include of a macro — keeps the main
+// file's directory in its key; a string that names no file, in a #define,
+// an #error or a comment, does not). A
 // preamble that reaches a non-system header anyway is remembered as not
 // usable. Anything going wrong means a normal parse.
 #ifndef HCC_REWRITER_PREAMBLE_CACHE_H

@@ -268,6 +268,55 @@ TEST(Tool, APreambleAskingForAQuotedFileIsNotSharedAcrossDirectories) {
   unsetenv("HCC_CACHE_DIR");
 }
 
+// Strings that name no file — a licence comment's "AS IS", a #define's
+// value, an #error message — do not tie a preamble to its directory: files
+// in three directories share one.
+TEST(Tool, QuotesThatNameNoFileDoNotKeepDirectoriesApart) {
+  TempDir dir;
+  const std::string head =
+      "/* Provided \"AS IS\". */\n#define VERSION \"1.2\"\n#if 0\n#error \"never\"\n#endif\n"
+      "#include <map>\n";
+  for (const char *sub : {"a", "b", "c"}) std::filesystem::create_directories(dir.file(sub));
+  setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
+  unsetenv("HCC_CACHE");
+  auto instrument = [&](const std::string &name) {
+    const std::string src = dir.write(name, head + "const char *v() { return VERSION; }\n");
+    return run({kTool, "--functions=all", "--verbose", "-o", dir.file(name + ".out"), src, "--", "-O2"});
+  };
+  ASSERT_EQ(instrument("a/x.cpp").status, 0);
+  Process b = instrument("b/y.cpp");
+  EXPECT_NE(b.out.find("precompiled its leading system headers"), std::string::npos) << b.out;
+  Process c = instrument("c/z.cpp");
+  EXPECT_NE(c.out.find("system headers from a precompiled preamble"), std::string::npos) << c.out;
+  EXPECT_NE(readFile(dir.file("c/z.cpp.out")).find("\"v()\", \"_Z1vv\", \"" + dir.file("c/z.cpp") + "\", 7"),
+            std::string::npos);
+  unsetenv("HCC_CACHE_DIR");
+}
+
+// A probe whose name comes from a macro (here a -D, so the preamble's text
+// holds no quote at all) looks beside the main file too: e/ has local.h, f/
+// has not, and f's file must not get e's answer.
+TEST(Tool, APreambleProbingAMacroNamedFileIsNotSharedAcrossDirectories) {
+  TempDir dir;
+  const std::string head = "#if __has_include(LOCAL)\n#define HAVE_LOCAL 1\n#endif\n#include <map>\n";
+  for (const char *sub : {"e", "f"}) std::filesystem::create_directories(dir.file(sub));
+  dir.write("e/local.h", "\n");
+  setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
+  unsetenv("HCC_CACHE");
+  auto instrument = [&](const std::string &name, const std::string &body) {
+    const std::string src = dir.write(name, head + body);
+    return run({kTool, "--functions=all", "--verbose", "-o", dir.file(name + ".out"), src, "--", "-O2",
+                "-DLOCAL=\"local.h\""});
+  };
+  ASSERT_EQ(instrument("e/a.cpp", "int a() { return HAVE_LOCAL; }\n").status, 0);
+  Process b = instrument("e/b.cpp", "int b() { return HAVE_LOCAL; }\n");
+  ASSERT_NE(b.out.find("precompiled its leading system headers"), std::string::npos) << b.out;
+  Process f = instrument("f/d.cpp", "int d0;\n#ifdef HAVE_LOCAL\n#error e's answer\n#endif\nint d() { return 0; }\n");
+  EXPECT_EQ(f.status, 0) << f.out;
+  EXPECT_EQ(f.out.find("precompiled preamble"), std::string::npos) << f.out;
+  unsetenv("HCC_CACHE_DIR");
+}
+
 TEST(Tool, NameDefaultsToTheSourceArgument) {
   TempDir dir;
   std::string src = dir.write("m.c", "int main(void) { return 0; }\n");
