@@ -83,7 +83,8 @@ void *map_zeroed(size_t bytes) {
 // --- the first frame of user code above the runtime ----------------------
 
 // hcc's guard at -O0 is a function of its own (FunctionGuard's constructor in
-// C++, __hcc_enter_ret in C): the instrumented function is its caller.
+// C++; __hcc_enter_ret in C objects from an older hcc or without bind.h's
+// guard calls): the instrumented function is its caller.
 bool is_guard(uintptr_t start) {
   static auto *known = new std::unordered_map<uintptr_t, bool>;  // under g_lock
   pthread_mutex_lock(&g_lock);

@@ -182,6 +182,22 @@ static void BM_ExcludedGuardCall(benchmark::State &state) {
   benchmark::DoNotOptimize(x);
 }
 BENCHMARK(BM_ExcludedGuardCall);
+// A recorded region through the same guard: what an instrumented function
+// pays per call (against BM_PlainCall).
+REGION(recorded_fn_r, "bench_recorded_fn");
+__attribute__((noinline)) static int guarded_recorded(int x) {
+  HCC_FUNCTION_GUARD_(g, &recorded_fn_r);
+  benchmark::DoNotOptimize(x);
+  return x + 1;
+}
+static void BM_RecordedGuardCall(benchmark::State &state) {
+  hcc_enter(&parent_r);
+  int x = 0;
+  for (auto _ : state) x = guarded_recorded(x);
+  benchmark::DoNotOptimize(x);
+  hcc_exit(&parent_r);
+}
+BENCHMARK(BM_RecordedGuardCall);
 static void BM_PlainCall(benchmark::State &state) {
   int x = 0;
   for (auto _ : state) x = unguarded(x);

@@ -24,17 +24,19 @@
 #            server, which the untimed compiles start).
 # The CPU columns include the server's workers (their /proc times around
 # each compile): they are not children of the compile.
-# Usage: build_time.sh <prefix-or-build-dir> [rounds]   (default 9 rounds)
+# Usage: build_time.sh <prefix-or-build-dir> [rounds] [file]
+#   (default 9 rounds; `file`, e.g. matmul.c, measures that file's rows only)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 hcc=${1:-$root/build}/bin/hcc
 rounds=${2:-9}
+only=${3:-}
 [ -x "$hcc" ] || { echo "no hcc at $hcc" >&2; exit 2; }
-exec python3 - "$hcc" "$rounds" "$root" "$here" <<'PY'
+exec python3 - "$hcc" "$rounds" "$root" "$here" "$only" <<'PY'
 import os, resource, statistics, subprocess, sys, tempfile, time
 
-hcc, rounds, root, here = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+hcc, rounds, root, here, only = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 work = tempfile.mkdtemp(prefix="hcc-build-time-")
 cache = os.path.join(work, "cache")
 
@@ -121,6 +123,8 @@ print(f"{'file':18s} {'compiler':8s} medians of {rounds} paired rounds; hcc ms, 
 for src, compilers in ((os.path.join(root, "samples/matmul/matmul.c"), ("gcc", "clang")),
                        (os.path.join(root, "samples/cpp/particles.cpp"), ("g++", "clang++")),
                        (os.path.join(here, "heavy_headers.cpp"), ("g++", "clang++"))):
+    if only and os.path.basename(src) != only:
+        continue
     for cc in compilers:
         measure(cc, src)
 subprocess.run(["rm", "-rf", work])

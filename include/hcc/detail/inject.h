@@ -37,6 +37,23 @@
  * `void *`, so omp.h's lock types are not needed here. */
 #define HCC_OMP_LOCK_(omp_function, pomp_wrapper) pomp_wrapper
 
+#ifdef HCC_BIND_GUARDS_
+/* bind.h's guard calls: each tests the descriptor for HCC_REGION_EXCLUDED
+ * (at offset 36, which the array size below checks) and calls the runtime
+ * only when the region is recorded. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+void __hcc_enter_guard(hcc_region_desc *r) __asm__("__hcc_t_hcc_enter_guard")
+    __attribute__((__visibility__("hidden"), __nothrow__));
+void __hcc_exit_guard(hcc_region_desc **r) __asm__("__hcc_t_hcc_exit_guard")
+    __attribute__((__visibility__("hidden"), __nothrow__));
+typedef char __hcc_guard_id_offset_is_36[__builtin_offsetof(hcc_region_desc, id) == 36 ? 1 : -1];
+#ifdef __cplusplus
+}
+#endif
+#endif
+
 #ifdef __cplusplus
 namespace hcc {
 namespace detail {
@@ -44,6 +61,10 @@ namespace detail {
  * that returns, exceptions. */
 class FunctionGuard {
  public:
+#ifdef HCC_BIND_GUARDS_
+  explicit FunctionGuard(hcc_region_desc *r) noexcept : r_(r) { __hcc_enter_guard(r); }
+  ~FunctionGuard() { __hcc_exit_guard(&r_); }
+#else
   // An excluded region (HCC_REGION_EXCLUDED) is not even called.
   explicit FunctionGuard(hcc_region_desc *r) noexcept : r_(r) {
     if (__builtin_expect(__atomic_load_n(&r->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_enter(r);
@@ -51,6 +72,7 @@ class FunctionGuard {
   ~FunctionGuard() {
     if (__builtin_expect(__atomic_load_n(&r_->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_exit(r_);
   }
+#endif
   FunctionGuard(const FunctionGuard &) = delete;
   FunctionGuard &operator=(const FunctionGuard &) = delete;
 
@@ -60,9 +82,15 @@ class FunctionGuard {
 }  /* namespace detail */
 }  /* namespace hcc */
 #define HCC_FUNCTION_GUARD_(var, desc) ::hcc::detail::FunctionGuard var(desc)
-#else
+#elif defined(HCC_BIND_GUARDS_)
 /* C: GCC and Clang run a variable's cleanup function on every exit from its
  * scope (and during unwinding with -fexceptions). */
+#define HCC_FUNCTION_GUARD_(var, desc)                                  \
+  hcc_region_desc *var                                                  \
+      __attribute__((cleanup(__hcc_exit_guard), unused)) =              \
+          (__hcc_enter_guard(desc), (desc))
+#else
+/* Without bind.h's guard calls the test is inline. */
 static __inline__ void __hcc_cleanup_exit(hcc_region_desc **r) {
   if (__builtin_expect(__atomic_load_n(&(*r)->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_exit(*r);
 }
