@@ -243,19 +243,21 @@ TEST(Tool, FilesThatBeginAlikeShareOnePrecompiledPreamble) {
   unsetenv("HCC_CACHE_DIR");
 }
 
-// __has_include("x.h") looks beside the main file first: a preamble that
-// asks it is shared only within one directory. Here e/ has local.h and f/
-// has not; f's file must not get e's answer (its #error would fire).
-TEST(Tool, APreambleAskingForAQuotedFileIsNotSharedAcrossDirectories) {
+// A preamble that looks beside the main file is shared only within one
+// directory. e/ has local.h and f/ has not; f's file must not get e's answer
+// (its #error would fire). `head` probes for local.h, `flags` may name it.
+void expectNotSharedAcrossDirectories(const std::string &head, const std::vector<std::string> &flags) {
   TempDir dir;
-  const std::string head = "#if __has_include(\"local.h\")\n#define HAVE_LOCAL 1\n#endif\n#include <map>\n";
   for (const char *sub : {"e", "f"}) std::filesystem::create_directories(dir.file(sub));
   dir.write("e/local.h", "\n");
   setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
   unsetenv("HCC_CACHE");
   auto instrument = [&](const std::string &name, const std::string &body) {
     const std::string src = dir.write(name, head + body);
-    return run({kTool, "--functions=all", "--verbose", "-o", dir.file(name + ".out"), src, "--", "-O2"});
+    std::vector<std::string> args = {kTool, "--functions=all", "--verbose", "-o", dir.file(name + ".out"), src, "--",
+                                     "-O2"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    return run(args);
   };
   ASSERT_EQ(instrument("e/a.cpp", "int a() { return HAVE_LOCAL; }\n").status, 0);
   Process b = instrument("e/b.cpp", "int b() { return HAVE_LOCAL; }\n");
@@ -266,6 +268,18 @@ TEST(Tool, APreambleAskingForAQuotedFileIsNotSharedAcrossDirectories) {
   EXPECT_EQ(f.status, 0) << f.out;
   EXPECT_EQ(f.out.find("precompiled preamble"), std::string::npos) << f.out;
   unsetenv("HCC_CACHE_DIR");
+}
+
+// __has_include("x.h") looks beside the main file first.
+TEST(Tool, APreambleAskingForAQuotedFileIsNotSharedAcrossDirectories) {
+  expectNotSharedAcrossDirectories("#if __has_include(\"local.h\")\n#define HAVE_LOCAL 1\n#endif\n#include <map>\n", {});
+}
+
+// So does a probe whose name comes from a macro, here a -D: the preamble's
+// text holds no quote at all.
+TEST(Tool, APreambleProbingAMacroNamedFileIsNotSharedAcrossDirectories) {
+  expectNotSharedAcrossDirectories("#if __has_include(LOCAL)\n#define HAVE_LOCAL 1\n#endif\n#include <map>\n",
+                                   {"-DLOCAL=\"local.h\""});
 }
 
 // Strings that name no file — a licence comment's "AS IS", a #define's
@@ -290,30 +304,6 @@ TEST(Tool, QuotesThatNameNoFileDoNotKeepDirectoriesApart) {
   EXPECT_NE(c.out.find("system headers from a precompiled preamble"), std::string::npos) << c.out;
   EXPECT_NE(readFile(dir.file("c/z.cpp.out")).find("\"v()\", \"_Z1vv\", \"" + dir.file("c/z.cpp") + "\", 7"),
             std::string::npos);
-  unsetenv("HCC_CACHE_DIR");
-}
-
-// A probe whose name comes from a macro (here a -D, so the preamble's text
-// holds no quote at all) looks beside the main file too: e/ has local.h, f/
-// has not, and f's file must not get e's answer.
-TEST(Tool, APreambleProbingAMacroNamedFileIsNotSharedAcrossDirectories) {
-  TempDir dir;
-  const std::string head = "#if __has_include(LOCAL)\n#define HAVE_LOCAL 1\n#endif\n#include <map>\n";
-  for (const char *sub : {"e", "f"}) std::filesystem::create_directories(dir.file(sub));
-  dir.write("e/local.h", "\n");
-  setenv("HCC_CACHE_DIR", dir.file("cache").c_str(), 1);
-  unsetenv("HCC_CACHE");
-  auto instrument = [&](const std::string &name, const std::string &body) {
-    const std::string src = dir.write(name, head + body);
-    return run({kTool, "--functions=all", "--verbose", "-o", dir.file(name + ".out"), src, "--", "-O2",
-                "-DLOCAL=\"local.h\""});
-  };
-  ASSERT_EQ(instrument("e/a.cpp", "int a() { return HAVE_LOCAL; }\n").status, 0);
-  Process b = instrument("e/b.cpp", "int b() { return HAVE_LOCAL; }\n");
-  ASSERT_NE(b.out.find("precompiled its leading system headers"), std::string::npos) << b.out;
-  Process f = instrument("f/d.cpp", "int d0;\n#ifdef HAVE_LOCAL\n#error e's answer\n#endif\nint d() { return 0; }\n");
-  EXPECT_EQ(f.status, 0) << f.out;
-  EXPECT_EQ(f.out.find("precompiled preamble"), std::string::npos) << f.out;
   unsetenv("HCC_CACHE_DIR");
 }
 
