@@ -392,37 +392,27 @@ HCC_BIND_TABLE_END_("")
  * plus one direct jump, and no frame is left between the instrumented
  * function and the runtime (both jumps are tail jumps). Their own COMDAT
  * group: objects from an older hcc carry only __hcc_bind_v2. */
+/* One guard call: `LOAD` gets the descriptor into %rdi. */
+#define HCC_BIND_GUARD_STUB_(n, LOAD)                                        \
+  ".p2align 4\n"                                                             \
+  ".weak __hcc_t_" #n "_guard\n"                                             \
+  ".hidden __hcc_t_" #n "_guard\n"                                           \
+  ".type __hcc_t_" #n "_guard,@function\n"                                   \
+  "__hcc_t_" #n "_guard:\n\t"                                                \
+  ".cfi_startproc\n\t" HCC_BIND_ENDBR_ LOAD                                  \
+  "cmpl $-1, 36(%rdi)\n\t"                                                   \
+  "je 1f\n\t"                                                                \
+  "jmp __hcc_t_" #n "\n"                                                     \
+  "1:\n\t"                                                                   \
+  "ret\n\t"                                                                  \
+  ".cfi_endproc\n"                                                           \
+  ".size __hcc_t_" #n "_guard,.-__hcc_t_" #n "_guard\n"
 __asm__(".pushsection .text.__hcc_guard_v1,\"axG\",@progbits,__hcc_guard_v1,comdat\n"
-        ".p2align 4\n"
         ".weak __hcc_guard_v1\n"
         ".hidden __hcc_guard_v1\n"
-        ".weak __hcc_t_hcc_enter_guard\n"
-        ".hidden __hcc_t_hcc_enter_guard\n"
-        ".type __hcc_t_hcc_enter_guard,@function\n"
         "__hcc_guard_v1:\n"
-        "__hcc_t_hcc_enter_guard:\n\t"
-        ".cfi_startproc\n\t" HCC_BIND_ENDBR_
-        "cmpl $-1, 36(%rdi)\n\t"
-        "je 1f\n\t"
-        "jmp __hcc_t_hcc_enter\n"
-        "1:\n\t"
-        "ret\n\t"
-        ".cfi_endproc\n"
-        ".size __hcc_t_hcc_enter_guard,.-__hcc_t_hcc_enter_guard\n"
-        ".p2align 4\n"
-        ".weak __hcc_t_hcc_exit_guard\n"
-        ".hidden __hcc_t_hcc_exit_guard\n"
-        ".type __hcc_t_hcc_exit_guard,@function\n"
-        "__hcc_t_hcc_exit_guard:\n\t"
-        ".cfi_startproc\n\t" HCC_BIND_ENDBR_
-        "movq (%rdi), %rdi\n\t"
-        "cmpl $-1, 36(%rdi)\n\t"
-        "je 1f\n\t"
-        "jmp __hcc_t_hcc_exit\n"
-        "1:\n\t"
-        "ret\n\t"
-        ".cfi_endproc\n"
-        ".size __hcc_t_hcc_exit_guard,.-__hcc_t_hcc_exit_guard\n"
+        HCC_BIND_GUARD_STUB_(hcc_enter, "")
+        HCC_BIND_GUARD_STUB_(hcc_exit, "movq (%rdi), %rdi\n\t")
         ".popsection\n");
 #define HCC_BIND_GUARDS_ 1
 
