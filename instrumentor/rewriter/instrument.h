@@ -11,6 +11,7 @@
 #include "function_size.h"
 #include "result.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ struct Options {
   // Where precompiled preambles of the leading system headers are kept and
   // reused (preamble_cache.h); "" for none.
   std::string preamble_dir;
+  // Takes work that can wait until the file's answer is sent (precompiling
+  // a preamble), or returns false; empty: such work is done at once.
+  std::function<bool(std::function<void()>)> defer;
   // Which functions get a guard (function_size.h): All here, so the
   // rewriter's own tests show every rewrite; hcc-instrument (and so hcc)
   // defaults to Auto. The filter applies on top; under Auto a function an

@@ -132,13 +132,64 @@ class UserFileWatch : public PreambleCallbacks {
 };
 
 
+// What precompiling one preamble needs; copied into a deferred job.
+struct Precompilation {
+  std::shared_ptr<CompilerInvocation> inv;
+  std::shared_ptr<llvm::MemoryBuffer> buffer;  // the main file
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs;
+  IntrusiveRefCntPtr<DiagnosticsEngine> diags;
+  std::string dir, base, source, abs_source;
+  unsigned size = 0;
+  bool eol = true;
+};
+
+// Precompiles `p`'s preamble into <base>.pch and records what it read in
+// <base>.deps (or marks it unusable).
+std::optional<PreambleUse> precompile(const Precompilation &p, std::vector<std::string> &messages,
+                                      std::vector<std::string> &inputs) {
+  llvm::IntrusiveRefCntPtr<RecordingFileSystem> recorder(new RecordingFileSystem(p.vfs));
+  UserFileWatch watch;
+  // As in the instrumentor's own parse: system headers' function bodies are
+  // skipped (else they would be instantiated with every use).
+  p.inv->getFrontendOpts().SkipFunctionBodies = true;
+  llvm::ErrorOr<PrecompiledPreamble> pre = PrecompiledPreamble::Build(
+      *p.inv, p.buffer.get(), PreambleBounds(p.size, p.eol), *p.diags, recorder,
+      std::make_shared<PCHContainerOperations>(), /*StoreInMemory=*/false, p.dir + "/pch", watch);
+  if (!pre) return std::nullopt;
+  std::string record = watch.user ? "unusable\n" : "usable\n";
+  // The main file itself is not a dependency: the preamble's bytes of it
+  // are in the key, and the rest of it may change.
+  llvm::SmallString<256> main_path(p.abs_source);
+  llvm::sys::path::remove_dots(main_path, /*remove_dot_dot=*/false);
+  std::vector<std::string> deps;
+  for (const std::string &d : recorder->paths())
+    if (d != main_path) deps.push_back(d);
+  for (const std::string &d : deps) record += d + "\t" + inputRecord(d) + "\n";
+  if (watch.user) {
+    writeFileAtomically(p.base + ".deps", record);
+    return std::nullopt;
+  }
+  // Where Build put the PCH (a temporary it would remove): keep it.
+  CompilerInvocation probe(*p.inv);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> probe_fs = p.vfs;
+  pre->OverridePreamble(probe, probe_fs, p.buffer.get());
+  const std::string built = probe.getPreprocessorOpts().ImplicitPCHInclude;
+  if (built.empty() || fs::rename(built, p.base + ".pch")) return std::nullopt;
+  if (!writeFileAtomically(p.base + ".deps", record)) return std::nullopt;
+  fs::remove(p.base + ".seen");  // gone already when deferred
+  inputs.insert(inputs.end(), deps.begin(), deps.end());
+  messages.push_back("hcc: " + p.source + ": precompiled its leading system headers for the next time");
+  return PreambleUse{p.base + ".pch", p.size, p.eol};
+}
+
 }  // namespace
 
 std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCommand &cmd,
                                            const std::string &source,
                                            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
                                            std::vector<std::string> &messages,
-                                           std::vector<std::string> &inputs) {
+                                           std::vector<std::string> &inputs,
+                                           const std::function<bool(std::function<void()>)> &defer) {
   auto buffer = vfs->getBufferForFile(source);
   if (!buffer) return std::nullopt;
   IntrusiveRefCntPtr<DiagnosticsEngine> diags = CompilerInstance::createDiagnostics(
@@ -210,39 +261,23 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
     writeFileAtomically(base + ".seen", "");
     return std::nullopt;
   }
-  llvm::IntrusiveRefCntPtr<RecordingFileSystem> recorder(new RecordingFileSystem(vfs));
-  UserFileWatch watch;
-  // As in the instrumentor's own parse: system headers' function bodies are
-  // skipped (else they would be instantiated with every use).
-  inv->getFrontendOpts().SkipFunctionBodies = true;
-  llvm::ErrorOr<PrecompiledPreamble> pre = PrecompiledPreamble::Build(
-      *inv, buffer->get(), PreambleBounds(size, eol), *diags, recorder,
-      std::make_shared<PCHContainerOperations>(), /*StoreInMemory=*/false, dir + "/pch", watch);
-  if (!pre) return std::nullopt;
-  std::string record = watch.user ? "unusable\n" : "usable\n";
-  // The main file itself is not a dependency: the preamble's bytes of it
-  // are in the key, and the rest of it may change.
-  llvm::SmallString<256> main_path = abs_source;
-  llvm::sys::path::remove_dots(main_path, /*remove_dot_dot=*/false);
-  std::vector<std::string> deps;
-  for (const std::string &d : recorder->paths())
-    if (d != main_path) deps.push_back(d);
-  for (const std::string &d : deps) record += d + "\t" + inputRecord(d) + "\n";
-  if (watch.user) {
-    writeFileAtomically(base + ".deps", record);
-    return std::nullopt;
+  Precompilation job{inv, std::shared_ptr<llvm::MemoryBuffer>(std::move(*buffer)), vfs, diags,
+                     dir, base, source, abs_source.str().str(), size, eol};
+  if (defer) {
+    // Taken by whoever removes the mark: of two files seen at once, one
+    // precompiles (a job that dies leaves no mark; the next sighting
+    // makes one again).
+    if (fs::remove(base + ".seen", /*IgnoreNonExisting=*/false)) return std::nullopt;
+    if (defer([job] {
+          std::vector<std::string> ignored_messages, ignored_inputs;
+          precompile(job, ignored_messages, ignored_inputs);
+        })) {
+      messages.push_back("hcc: " + source +
+                         ": precompiling its leading system headers after this file, for the next ones");
+      return std::nullopt;
+    }
   }
-  // Where Build put the PCH (a temporary it would remove): keep it.
-  CompilerInvocation probe(*inv);
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> probe_fs = vfs;
-  pre->OverridePreamble(probe, probe_fs, buffer->get());
-  const std::string built = probe.getPreprocessorOpts().ImplicitPCHInclude;
-  if (built.empty() || fs::rename(built, base + ".pch")) return std::nullopt;
-  if (!writeFileAtomically(base + ".deps", record)) return std::nullopt;
-  fs::remove(base + ".seen");
-  inputs.insert(inputs.end(), deps.begin(), deps.end());
-  messages.push_back("hcc: " + source + ": precompiled its leading system headers for the next time");
-  return PreambleUse{base + ".pch", size, eol};
+  return precompile(job, messages, inputs);
 }
 
 }  // namespace hcc::rewriter

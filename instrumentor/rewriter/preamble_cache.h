@@ -30,6 +30,7 @@
 
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,12 +47,17 @@ struct PreambleUse {
 // from the cache directory `dir`; nullopt when there is none to use.
 // `messages` gets one line saying what happened (for --verbose); `inputs`
 // gets the paths the precompilation depended on (a result built on the
-// preamble depends on them too).
-std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCommand &cmd,
-                                           const std::string &source,
-                                           llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
-                                           std::vector<std::string> &messages,
-                                           std::vector<std::string> &inputs);
+// preamble depends on them too). With `defer` (an instrumentation server's
+// worker), a preamble seen the second time is not precompiled now but
+// handed to `defer` as a job to run once this file's answer is sent: this
+// file is parsed as usual, the precompilation overlaps the compiler that
+// runs next, and the files after it find the PCH. `defer` returns false
+// when it cannot take the job; then it is done now.
+std::optional<PreambleUse> preparePreamble(
+    const std::string &dir, const ClangCommand &cmd, const std::string &source,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::vector<std::string> &messages,
+    std::vector<std::string> &inputs,
+    const std::function<bool(std::function<void()>)> &defer = nullptr);
 
 }  // namespace hcc::rewriter
 

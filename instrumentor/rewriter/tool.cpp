@@ -30,6 +30,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -95,6 +96,15 @@ int run(const std::vector<std::string> &args) {
   options.functions = cl.functions;
   options.min_size = cl.min_size;
   options.preamble_dir = ResultCache::directoryFromEnvironment();
+  // In a server's worker, a preamble's precompilation waits until the
+  // driver has this file's answer (serve.h).
+  if (hcc::server::inWorker())
+    options.defer = [](std::function<void()> job) {
+      return hcc::server::afterReply([job] {
+        llvm::CrashRecoveryContext crc;
+        crc.RunSafely(job);
+      });
+    };
   Result result;
 
   // A crash inside Clang on some unusual input must end as a plain failure

@@ -33,6 +33,33 @@ constexpr long kRetireRssKiB = 512L << 10;  // 512 MiB
 
 bool g_retire = false;
 bool g_in_worker = false;
+int g_listen_fd = -1;
+std::function<void()> g_after_reply;  // the request's job for after its status
+pid_t g_job = 0;                      // the child running the last one
+
+// Whether the last job's child has ended (reaped here: workers wait for
+// nothing else of theirs).
+bool jobDone() {
+  if (g_job > 0 && ::waitpid(g_job, nullptr, WNOHANG) != 0) g_job = 0;
+  return g_job == 0;
+}
+
+// The request's job, in a child that keeps nothing of the server's: not
+// the socket (a server gone idle must not leave it half alive), not the
+// client's streams (closed already).
+void startJob() {
+  std::function<void()> job = std::move(g_after_reply);
+  g_after_reply = nullptr;
+  if (!job) return;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(g_listen_fd);
+    job();
+    std::fflush(nullptr);
+    ::_exit(0);
+  }
+  if (pid > 0) g_job = pid;
+}
 
 int64_t now() { return static_cast<int64_t>(std::time(nullptr)); }
 
@@ -156,6 +183,8 @@ void handle(int conn, int null_fd, const RunTool &run) {
   ::dup2(null_fd, 1);
   ::dup2(null_fd, 2);
   ::close(conn);
+  // Still in the client's directory: a job may name files relative to it.
+  startJob();
   if (::chdir("/") != 0) return;  // the client's directory is not ours to keep busy
 }
 
@@ -166,6 +195,7 @@ bool grownTooLarge() {
 
 [[noreturn]] void worker(int listen_fd, std::atomic<int64_t> *last_request, const RunTool &run) {
   g_in_worker = true;
+  g_listen_fd = listen_fd;
   // What a request frees stays in the heap for the next one: returning it to
   // the kernel (trimming, or an mmap per large block) would make every
   // request fault its memory in again.
@@ -189,6 +219,7 @@ bool grownTooLarge() {
       continue;
     }
     handle(conn, null_fd, run);
+    jobDone();
     last_request->store(now());
     if (g_retire || grownTooLarge()) ::_exit(0);
   }
@@ -197,6 +228,12 @@ bool grownTooLarge() {
 }  // namespace
 
 void retireAfterRequest() { g_retire = true; }
+
+bool afterReply(std::function<void()> job) {
+  if (!g_in_worker || g_after_reply || !jobDone()) return false;
+  g_after_reply = std::move(job);
+  return true;
+}
 bool inWorker() { return g_in_worker; }
 
 int serve(const std::string &socket_path, int idle_seconds, const RunTool &run) {

@@ -14,7 +14,8 @@
 // has grown past 512 MiB (each run leaks its AST, which is faster than
 // freeing it), or when it died (a signal the driver passed on). The server
 // ends after `idle_seconds` without a request, or once another server has
-// taken its socket.
+// taken its socket. Jobs a request left for after its reply (afterReply)
+// run in their own processes and finish even when the server ends.
 #ifndef HCC_SERVER_SERVE_H
 #define HCC_SERVER_SERVE_H
 
@@ -38,6 +39,13 @@ bool inWorker();
 // Called during a request: this worker's process must not take another one
 // (it ends once the status is sent). Outside a server it does nothing.
 void retireAfterRequest();
+
+// Called during a request: `job` runs once the client has its status, in a
+// child of this worker (in the request's directory and environment, its
+// output discarded), so the worker takes the next request at once. False
+// (and `job` dropped) outside a worker, or while this worker's previous job
+// still runs: one at a time, so a build's compiles keep the CPUs.
+bool afterReply(std::function<void()> job);
 
 }  // namespace hcc::server
 

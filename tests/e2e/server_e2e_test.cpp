@@ -218,6 +218,59 @@ TEST(InstrumentationServer, AKilledServersSocketIsReplacedAndTheFileStillInstrum
   EXPECT_TRUE(eventually([&] { return !is_socket(socket); })) << "SIGTERM leaves no socket";
 }
 
+// A preamble seen the second time (preamble_cache.h) is precompiled after
+// the worker has answered: that file is parsed as usual and compiled at once,
+// the file after it loads the PCH, and the program they make is right.
+TEST(InstrumentationServer, ASecondFileBeginningAlikePrecompilesTheirPreambleAfterItsAnswer) {
+  const std::string dir = project("preamble");
+  const std::string socket = start_server(dir, "60");
+  ASSERT_FALSE(socket.empty());
+  const std::string cache = dir + "/cache";
+  const std::string env = "HCC_SERVER_IDLE=60 HCC_CACHE=on HCC_CACHE_DIR=" + shell_quote(cache);
+  const std::string begin = "#include <stdio.h>\n#include <stdlib.h>\n";
+  write(dir + "/src/a.c", begin + "int a_value(void) { return atoi(\"1\"); }\n");
+  write(dir + "/src/b.c", begin + "int b_value(void) { return atoi(\"20\"); }\n");
+  write(dir + "/src/c.c", begin +
+                              "int a_value(void);\nint b_value(void);\n"
+                              "int main(void) {\n  printf(\"%d\\n\", a_value() + b_value() + atoi(\"300\"));\n"
+                              "  return 0;\n}\n");
+  RunResult a = run(hcc_in(dir, env) + "-O2 -c a.c -o a.o");
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(a.err.find("precompil"), std::string::npos) << "the first sighting only leaves a mark\n" << a.err;
+
+  RunResult b = run(hcc_in(dir, env) + "-O2 -c b.c -o b.o");
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_NE(b.err.find("(in the instrumentation server)"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("b.c: precompiling its leading system headers after this file, for the next ones"),
+            std::string::npos)
+      << b.err;
+  EXPECT_EQ(b.err.find("precompiled its leading system headers for the next time"), std::string::npos)
+      << "precompiled before the answer\n" << b.err;
+  EXPECT_EQ(b.err.find("from a precompiled preamble"), std::string::npos) << b.err;
+
+  // The job's results: the PCH and the record of what it read.
+  auto stored = [&](const std::string &ext) {
+    std::error_code ec;
+    for (const auto &e : fs::directory_iterator(cache + "/pch", ec))
+      if (e.path().extension() == ext) return true;
+    return false;
+  };
+  ASSERT_TRUE(eventually([&] { return stored(".pch") && stored(".deps"); })) << "no PCH in " << cache;
+  EXPECT_FALSE(stored(".seen"));
+
+  RunResult c = run(hcc_in(dir, env) + "-O2 -c c.c -o c.o");
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NE(c.err.find("c.c: system headers from a precompiled preamble"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("c.c: 1 function guard(s)"), std::string::npos) << c.err;
+  RunResult link = run(hcc_in(dir, env) + "a.o b.o c.o -o abc");
+  ASSERT_EQ(link.status, 0) << link.err;
+  RunResult program = run("cd " + shell_quote(dir + "/src") + " && HCC_OUTPUT_DIR=" + shell_quote(dir + "/profile") +
+                          " ./abc");
+  EXPECT_EQ(program.status, 0) << program.err;
+  EXPECT_EQ(program.out, "321\n");
+  stop_server(socket);
+}
+
 TEST(InstrumentationServer, OffRunsTheToolInEveryCompile) {
   const std::string dir = project("off");
   for (int i = 0; i < 2; ++i) {
