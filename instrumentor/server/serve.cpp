@@ -234,6 +234,7 @@ bool afterReply(std::function<void()> job) {
   g_after_reply = std::move(job);
   return true;
 }
+
 bool inWorker() { return g_in_worker; }
 
 int serve(const std::string &socket_path, int idle_seconds, const RunTool &run) {
