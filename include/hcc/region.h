@@ -65,9 +65,10 @@ typedef struct hcc_region_desc {
 
 /* The id of a region that is not recorded (a run-time filter excluded it
  * when it registered, or HCC_THROTTLE disabled it). The function guards test
- * for it before calling the runtime (inject.h; on x86-64 in a call of the
- * object's own, bind.h), so such a region costs a load and a branch per
- * enter and per exit; hcc_enter/hcc_exit test for it too (older objects). */
+ * for it before calling the runtime, so such a region costs a load and a
+ * branch per enter and per exit: inline, or on x86-64 ELF inside a call of
+ * the object's own (bind.h), which adds a direct call and return each;
+ * hcc_enter/hcc_exit test for it too (older objects). */
 #define HCC_REGION_EXCLUDED 0xFFFFFFFFu
 
 /* Enter/exit one region on the calling thread. `exit` must name the same

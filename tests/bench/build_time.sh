@@ -99,20 +99,21 @@ def pchs(cache_dir):
 
 def measure(cc, src):
     plain = [cc, "-O2", "-c", src, "-o", os.path.join(work, "plain.o")]
-    inst = [hcc, "--hcc-compiler=" + cc, "-O2", "-c", src, "-o", os.path.join(work, "hcc.o")]
+    through_hcc = lambda path: [hcc, "--hcc-compiler=" + cc, "-O2", "-c", path, "-o", os.path.join(work, "hcc.o")]
+    inst = through_hcc(src)
     edited = os.path.join(work, "edit-" + cc, os.path.basename(src))
     os.makedirs(os.path.dirname(edited), exist_ok=True)
     text = open(src).read()
     def edit(i):
         with open(edited, "w") as f:
             f.write(text + f"/* edit {i} */\n")
-    inst_edited = [hcc, "--hcc-compiler=" + cc, "-O2", "-c", edited, "-o", os.path.join(work, "hcc.o")]
+    inst_edited = through_hcc(edited)
     def copy(i):
         path = os.path.join(work, f"new-{cc}-{i}", os.path.basename(src))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
-        return [hcc, "--hcc-compiler=" + cc, "-O2", "-c", path, "-o", os.path.join(work, "hcc.o")]
+        return through_hcc(path)
     def first_build(i):
         d = os.path.join(work, f"first-{cc}-{os.path.basename(src)}-{i}")
         os.makedirs(d)
@@ -121,7 +122,7 @@ def measure(cc, src):
             path = os.path.join(d, name + "_" + os.path.basename(src))
             with open(path, "w") as f:
                 f.write(text)
-            cmds.append([hcc, "--hcc-compiler=" + cc, "-O2", "-c", path, "-o", os.path.join(work, "hcc.o")])
+            cmds.append(through_hcc(path))
         env = dict(warm_env, HCC_CACHE_DIR=os.path.join(d, "cache"))
         done = lambda: pchs(env["HCC_CACHE_DIR"]) > 0
         return [("first", cmds[0], env, None), ("second", cmds[1], env, done)]
