@@ -150,7 +150,10 @@ std::string rewrite_depfile(std::string_view text, const std::vector<PathRewrite
     std::string_view path = p.value;
     if (target) path.remove_suffix(1);
 
-    if (!drop_prefix.empty() && path.compare(0, drop_prefix.size(), drop_prefix) == 0) {
+    const bool dropped =
+        (!drop_prefix.empty() && path.compare(0, drop_prefix.size(), drop_prefix) == 0) ||
+        std::any_of(rewrites.begin(), rewrites.end(), [&](const PathRewrite &r) { return r.drop && r.from == path; });
+    if (dropped) {
       if (target) {
         // A -MP phony rule "prelude.h:": drop it up to and including its newline.
         while (i + 1 < pieces.size() && !(!pieces[i + 1].word && ends_line(pieces[i + 1]))) ++i;
@@ -161,7 +164,7 @@ std::string rewrite_depfile(std::string_view text, const std::vector<PathRewrite
       continue;
     }
     auto it = std::find_if(rewrites.begin(), rewrites.end(),
-                           [&](const PathRewrite &r) { return !r.prefix && r.from == path; });
+                           [&](const PathRewrite &r) { return !r.prefix && !r.drop && r.from == path; });
     std::string to;
     if (it != rewrites.end()) {
       to = it->to;

@@ -21,6 +21,9 @@ struct PathRewrite {
   // becomes `to` + the rest (the headers' copies become the real headers).
   // Exact rewrites are tried first.
   bool prefix = false;
+  // `from` is a file of hcc's own the compiler read (the pipe an early-started
+  // compile reads the instrumented text through): removed like the prelude.
+  bool drop = false;
 };
 
 // Rewrites make-syntax dependency text: every word (target or prerequisite)

@@ -7,6 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +20,7 @@
 #include "client.h"
 #include "compiler_choice.hpp"
 #include "depfile_fix.hpp"
+#include "early_start.hpp"
 #include "header_shadow.hpp"
 #include "instrument_step.hpp"
 #include "filter/filter.hpp"
@@ -159,7 +164,7 @@ void warn_not_instrumented(const Instrumented &work) {
 int finish(int status, TempDirs &temps, const Instrumented &work, bool keep) {
   if (keep) {
     for (const auto &r : work.rewrites)
-      if (!r.prefix) print_note("kept instrumented source of '" + r.to + "': " + r.from);
+      if (!r.prefix && !r.drop) print_note("kept instrumented source of '" + r.to + "': " + r.from);
   } else {
     temps.remove_all();
   }
@@ -171,8 +176,77 @@ int finish(int status, TempDirs &temps, const Instrumented &work, bool keep) {
 // instrumented header copies) mentions the POMP2 interface.
 bool calls_pomp(const Instrumented &work) {
   for (const auto &r : work.rewrites)
-    if (!r.prefix && file_contains(r.from, "POMP2_")) return true;
+    if (!r.prefix && !r.drop && file_contains(r.from, "POMP2_")) return true;
   return false;
+}
+
+// The compile arguments with the shadow tree's directories in front of the
+// command's own (header_shadow.hpp).
+std::vector<std::string> with_shadow_dirs(std::vector<std::string> args, const CommandLine &cl,
+                                          const std::string &shadow_root) {
+  args = shadow_include_args(args, cl, shadow_root);
+  if (const char *cpath = std::getenv("CPATH"); cpath && *cpath) {
+    std::vector<std::string> more = shadow_cpath_args(cpath, shadow_root);
+    args.insert(args.end(), more.begin(), more.end());
+  }
+  return args;
+}
+
+// The compiler command for the instrumented sources: the prelude and the
+// sources' own directories come first: a quoted #include is looked up beside
+// the file that includes it, which is now a temp dir, so the original dir
+// must be searched before any user -iquote.
+std::vector<std::string> compile_command(const std::vector<std::string> &compiler,
+                                         const std::vector<std::string> &compile_args,
+                                         const std::vector<std::string> &quote_dirs,
+                                         const std::string &shadow_root, const Layout &layout,
+                                         bool pomp, bool response_file, TempDirs &temps,
+                                         const std::vector<std::string> &link_flags) {
+  std::vector<std::string> cmd = compiler;
+  for (const auto &d : quote_dirs) {
+    // The directory's copy in the shadow tree first: the headers beside the
+    // source are read from there (their instrumented copies).
+    if (!shadow_root.empty())
+      if (std::string s = shadow_dir_of(shadow_root, d); !s.empty()) cmd.insert(cmd.end(), {"-iquote", s});
+    cmd.insert(cmd.end(), {"-iquote", d});
+  }
+  if (std::string def = runtime_path_define(layout.runtime_library); !def.empty()) cmd.push_back(def);
+  cmd.insert(cmd.end(), {"-include", layout.prelude});
+  // The OpenMP declarations and trampolines only where the rewritten code
+  // (a source or a header copy) calls the POMP2 interface: every name and
+  // type it writes starts with POMP2_ (include/hcc/detail/bind.h says why).
+  if (pomp) cmd.insert(cmd.end(), {"-include", layout.prelude_openmp});
+  std::optional<std::string> rsp;
+  if (response_file) rsp = write_response_file(compile_args, temps);
+  if (rsp)
+    cmd.push_back("@" + *rsp);
+  else
+    cmd.insert(cmd.end(), compile_args.begin(), compile_args.end());
+  cmd.insert(cmd.end(), link_flags.begin(), link_flags.end());
+  return cmd;
+}
+
+// Whether the rewrite of `text` will call the POMP2 interface, as far as the
+// text tells: an OpenMP compile with an `omp` pragma. A wrong guess only
+// costs the early start (early_start.hpp).
+bool may_call_pomp(const std::vector<std::string> &args, const std::string &text) {
+  bool openmp = std::any_of(args.begin(), args.end(), [](const std::string &a) {
+    return a == "-fopenmp" || a.compare(0, 9, "-fopenmp=") == 0;
+  });
+  if (!openmp) return false;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.find("pragma") != std::string::npos && line.find("omp") != std::string::npos) return true;
+  return false;
+}
+
+bool read_whole_file(const std::string &path, std::string &text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  text = ss.str();
+  return !in.bad();
 }
 
 int instrumented_compile(const std::vector<std::string> &compiler,
@@ -227,13 +301,61 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   // The instrumentation server runs our own tool only, not a stand-in named
   // by HCC_INSTRUMENTOR.
   const bool use_server = !std::getenv("HCC_INSTRUMENTOR") && !switched_off(std::getenv("HCC_SERVER"));
+
+  // One source to one object: the compiler may start on the source's
+  // leading system headers while the instrumentor parses (early_start.hpp).
+  std::unique_ptr<EarlyCompile> early;
+  std::vector<std::string> early_cmd;
+  std::function<void()> start_early;
+  std::string source_text;
+  if (!opts.keep && !args_from_response_file && cl.inputs.size() == 1 && cl.inputs[0].instrumentable &&
+      read_whole_file(cl.inputs[0].path, source_text)) {
+    const InputFile &in = cl.inputs[0];
+    const CompilerFamily family = compiler_family(compiler[0]);
+    std::string why = early_start_obstacle(args, cl, in.path, source_text, family);
+    // The command names the shadow tree's directories only once the copies
+    // of the project's headers exist; a file that includes its project's
+    // headers is compiled after them.
+    if (why.empty() && !shadow_root.empty() && source_text.find("#include \"") != std::string::npos)
+      why = "it includes the project's own headers (their instrumented copies come with the rewrite)";
+    const size_t head = why.empty() ? leading_system_includes(source_text, user_include_dirs(args, cl)) : 0;
+    if (why.empty() && head == 0) why = "it does not begin with an #include of a system header";
+    if (!why.empty()) {
+      if (opts.verbose) print_note("the compiler starts after the instrumentor: " + why);
+    } else {
+      start_early = [&, head, family]() {
+        std::string error;
+        auto dir = temps.create(error);
+        auto e = std::make_unique<EarlyCompile>();
+        if (!dir || !e->prepare(*dir, in.path, source_text, head, family, error)) {
+          if (opts.verbose) print_note("the compiler starts after the instrumentor: " + error);
+          return;
+        }
+        std::vector<std::string> a = args;
+        a[in.index] = e->main_file();
+        if (!shadow_root.empty()) a = with_shadow_dirs(a, cl, shadow_root);
+        early_cmd = compile_command(compiler, a, {dir_name(in.path)}, shadow_root, layout,
+                                    may_call_pomp(args, source_text), false, temps, link_flags);
+        if (opts.verbose)
+          print_note("run: " + shell_command(early_cmd) +
+                     " (started on the leading system headers; the rest follows the instrumentation)");
+        e->start(early_cmd);
+        early = std::move(e);
+      };
+    }
+  }
+
   for (const auto &in : cl.inputs) {
     if (!in.instrumentable) continue;
     work.sources.push_back(in.path);
     std::vector<std::string> iargs = instrumentor_args(args, cl, in);
     iargs.insert(iargs.begin(), wrapper_flags.begin(), wrapper_flags.end());
-    InstrumentResult res =
-        instrument_source(instrumentor, in, iargs, temps, opts.verbose, shadow_root, use_server);
+    InstrumentResult res = instrument_source(instrumentor, in, iargs, temps, opts.verbose, shadow_root,
+                                             use_server, start_early);
+    if (early && (received_signal() || !res.ok)) {
+      early->abandon();
+      early.reset();
+    }
     if (received_signal()) return finish(1, temps, work, false);
     if (res.user_error) {
       print_error(in.path + ": " + res.why);
@@ -255,11 +377,7 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   if (!shadow_root.empty() && !work.rewrites.empty()) {
     // The compiler looks in the shadow tree first; dependency files name the
     // real headers again.
-    work.compile_args = shadow_include_args(work.compile_args, cl, shadow_root);
-    if (const char *cpath = std::getenv("CPATH"); cpath && *cpath) {
-      std::vector<std::string> more = shadow_cpath_args(cpath, shadow_root);
-      work.compile_args.insert(work.compile_args.end(), more.begin(), more.end());
-    }
+    work.compile_args = with_shadow_dirs(work.compile_args, cl, shadow_root);
     for (auto &[copy, name] : shadow_names(shadow_root)) work.rewrites.push_back({copy, name});
     work.rewrites.push_back({shadow_root + "/", "/", true});
   }
@@ -273,36 +391,35 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     return finish(po.shell_status(), temps, work, false);
   }
 
-  // The prelude and the sources' own directories come first: a quoted
-  // #include is looked up beside the file that includes it, which is now the
-  // temp dir, so the original dir must be searched before any user -iquote.
-  std::vector<std::string> cmd = compiler;
-  for (const auto &d : work.quote_dirs) {
-    // The directory's copy in the shadow tree first: the headers beside the
-    // source are read from there (their instrumented copies).
-    if (!shadow_root.empty())
-      if (std::string s = shadow_dir_of(shadow_root, d); !s.empty()) cmd.insert(cmd.end(), {"-iquote", s});
-    cmd.insert(cmd.end(), {"-iquote", d});
+  std::vector<std::string> cmd =
+      compile_command(compiler, work.compile_args, work.quote_dirs, shadow_root, layout,
+                      calls_pomp(work), args_from_response_file, temps, link_flags);
+  ProcessResult pr;
+  if (early) {
+    // The early compile is this one if its command is (the copy it reads
+    // aside) and the rewritten text begins with the lines it has read.
+    const std::string instrumented = work.rewrites.front().from;
+    std::vector<std::string> expected = cmd;
+    std::replace(expected.begin(), expected.end(), instrumented, early->main_file());
+    std::string text;
+    if (expected == early_cmd && read_whole_file(instrumented, text) && early->feed(text)) {
+      if (opts.verbose) print_note("the compiler started early reads the instrumented rest");
+      pr = early->finish();
+      work.rewrites.push_back({early->main_file(), work.rewrites.front().to});
+      work.rewrites.push_back({early->pipe(), "", false, true});
+    } else {
+      if (opts.verbose) print_note("the compile started early does not fit the instrumentation; stopped it");
+      early->abandon();
+      early.reset();
+    }
   }
-  if (std::string def = runtime_path_define(layout.runtime_library); !def.empty()) cmd.push_back(def);
-  cmd.insert(cmd.end(), {"-include", layout.prelude});
-  // The OpenMP declarations and trampolines only where the rewritten code
-  // (a source or a header copy) calls the POMP2 interface: every name and
-  // type it writes starts with POMP2_ (include/hcc/detail/bind.h says why).
-  if (calls_pomp(work)) cmd.insert(cmd.end(), {"-include", layout.prelude_openmp});
-  std::optional<std::string> rsp;
-  if (args_from_response_file) rsp = write_response_file(work.compile_args, temps);
-  if (rsp)
-    cmd.push_back("@" + *rsp);
-  else
-    cmd.insert(cmd.end(), work.compile_args.begin(), work.compile_args.end());
-  cmd.insert(cmd.end(), link_flags.begin(), link_flags.end());
-
-  if (opts.verbose) print_note("run: " + shell_command(cmd));
-  RunOptions ro;
-  ro.err = Stream::Capture;  // shown as is on success; replaced by the original's on failure
-  if (cl.dep_file_stdout) ro.out = Stream::Capture;  // -MF -: dependencies on stdout
-  ProcessResult pr = run_process(cmd, ro);
+  if (!early) {
+    if (opts.verbose) print_note("run: " + shell_command(cmd));
+    RunOptions ro;
+    ro.err = Stream::Capture;  // shown as is on success; replaced by the original's on failure
+    if (cl.dep_file_stdout) ro.out = Stream::Capture;  // -MF -: dependencies on stdout
+    pr = run_process(cmd, ro);
+  }
   if (received_signal()) return finish(1, temps, work, false);
 
   const std::string drop_prefix = dir_name(layout.prelude) + "/";
@@ -340,7 +457,7 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     warn_not_instrumented(work);
     std::string names;
     for (const auto &r : work.rewrites)
-      if (!r.prefix) names += (names.empty() ? "'" : ", '") + r.to + "'";
+      if (!r.prefix && !r.drop) names += (names.empty() ? "'" : ", '") + r.to + "'";
     print_warning("instrumentation broke the compile of " + names +
                   "; built uninstrumented instead (--hcc-verbose shows the errors)");
   }

@@ -83,7 +83,8 @@ InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
                                    const InputFile &input,
                                    const std::vector<std::string> &compile_args,
                                    TempDirs &temps, bool verbose,
-                                   const std::string &shadow_root, bool use_server) {
+                                   const std::string &shadow_root, bool use_server,
+                                   const std::function<void()> &before_parse) {
   InstrumentResult r;
   if (instrumentor.empty() || !is_executable_file(instrumentor[0])) {
     r.why = "the instrumentor '" + (instrumentor.empty() ? std::string() : instrumentor[0]) +
@@ -129,6 +130,7 @@ InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
   }
 #endif
 
+  if (before_parse) before_parse();
   std::optional<ProcessResult> served;
   if (use_server) served = run_in_server(cmd, verbose);
   if (!served && verbose) print_note("run: " + shell_command(cmd));

@@ -5,6 +5,7 @@
 // (x.o, x.s, x.d, x.gcno …) stay those of the user's file.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,11 +41,13 @@ struct InstrumentResult {
 // Its output is shown only when `verbose`. With `use_server` (the real
 // hcc-instrument, HCC_SERVER not off) the command runs in the instrumentation
 // server when one is up, and one is started for later files when none is
-// (../server/client.h).
+// (../server/client.h). `before_parse` runs when the result cache had no
+// answer, right before the instrumentor is asked to parse.
 InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
                                    const InputFile &input,
                                    const std::vector<std::string> &compile_args,
                                    TempDirs &temps, bool verbose,
-                                   const std::string &shadow_root = "", bool use_server = false);
+                                   const std::string &shadow_root = "", bool use_server = false,
+                                   const std::function<void()> &before_parse = nullptr);
 
 }  // namespace hcc::driver

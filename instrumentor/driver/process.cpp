@@ -101,8 +101,9 @@ void die_of_signal(int sig) {
   std::_Exit(128 + sig);  // the signal was ignored after all
 }
 
-ProcessResult run_process(const std::vector<std::string> &argv, const RunOptions &opts) {
-  ProcessResult r;
+Started start_process(const std::vector<std::string> &argv, const RunOptions &opts) {
+  Started c;
+  ProcessResult &r = c.result;
   int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -127,7 +128,7 @@ ProcessResult run_process(const std::vector<std::string> &argv, const RunOptions
     posix_spawn_file_actions_destroy(&fa);
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})
       if (fd >= 0) ::close(fd);
-    return r;
+    return c;
   }
 
   auto cargv = c_argv(argv);
@@ -140,28 +141,91 @@ ProcessResult run_process(const std::vector<std::string> &argv, const RunOptions
     r.start_errno = rc;
     if (out_pipe[0] >= 0) ::close(out_pipe[0]);
     if (err_pipe[0] >= 0) ::close(err_pipe[0]);
-    return r;
+    return c;
   }
   r.started = true;
+  c.pid = pid;
+  c.out_fd = out_pipe[0];
+  c.err_fd = err_pipe[0];
   g_child = pid;
   // A signal that came between spawn and here was not forwarded yet.
   if (g_signal) ::kill(pid, g_signal);
+  return c;
+}
 
-  drain(out_pipe[0], err_pipe[0], r.out, r.err);
+namespace {
 
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      status = 0;
-      break;
-    }
-  }
-  g_child = 0;
+void take_status(ProcessResult &r, int status) {
   if (WIFSIGNALED(status))
     r.term_signal = WTERMSIG(status);
   else if (WIFEXITED(status))
     r.exit_code = WEXITSTATUS(status);
+}
+
+}  // namespace
+
+bool has_exited(Started &child) {
+  if (child.pid <= 0) return true;
+  int status = 0;
+  pid_t p = ::waitpid(child.pid, &status, WNOHANG);
+  if (p != child.pid) return false;
+  take_status(child.result, status);
+  child.pid = 0;  // reaped
+  return true;
+}
+
+void collect_output(Started &child, int timeout_ms) {
+  pollfd fds[2];
+  int *owner[2];
+  int nfds = 0;
+  for (int *fd : {&child.out_fd, &child.err_fd})
+    if (*fd >= 0) {
+      owner[nfds] = fd;
+      fds[nfds++] = {*fd, POLLIN, 0};
+    }
+  if (nfds == 0) {
+    ::poll(nullptr, 0, timeout_ms);
+    return;
+  }
+  if (::poll(fds, static_cast<nfds_t>(nfds), timeout_ms) <= 0) return;
+  char buf[16384];
+  for (int k = 0; k < nfds; ++k) {
+    if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
+    if (n > 0) {
+      (owner[k] == &child.out_fd ? child.result.out : child.result.err).append(buf, static_cast<size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      ::close(*owner[k]);  // EOF or error: this stream is done
+      *owner[k] = -1;
+    }
+  }
+}
+
+ProcessResult finish_process(Started &child) {
+  ProcessResult &r = child.result;
+  if (!r.started) return r;
+  // The signal handler's target while this child is waited for.
+  g_child = child.pid;
+  drain(child.out_fd, child.err_fd, r.out, r.err);
+  child.out_fd = child.err_fd = -1;
+  if (child.pid > 0) {
+    int status = 0;
+    while (::waitpid(child.pid, &status, 0) < 0) {
+      if (errno != EINTR) {
+        status = 0;
+        break;
+      }
+    }
+    take_status(r, status);
+    child.pid = 0;
+  }
+  g_child = 0;
   return r;
+}
+
+ProcessResult run_process(const std::vector<std::string> &argv, const RunOptions &opts) {
+  Started c = start_process(argv, opts);
+  return finish_process(c);
 }
 
 void exec_process(const std::vector<std::string> &argv) {

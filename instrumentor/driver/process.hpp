@@ -39,6 +39,22 @@ struct ProcessResult {
 // argv[0] is the program path (already looked up).
 ProcessResult run_process(const std::vector<std::string> &argv, const RunOptions &opts);
 
+// run_process in two steps, for a child that runs while hcc does other work
+// (hcc's forwarded signals reach it from start to finish).
+struct Started {
+  pid_t pid = -1;
+  int out_fd = -1, err_fd = -1;  // read ends of captured streams
+  ProcessResult result;  // started / start_errno until finished
+};
+Started start_process(const std::vector<std::string> &argv, const RunOptions &opts);
+// Collects its captured streams and waits for it.
+ProcessResult finish_process(Started &child);
+// Whether it has exited (reaped then: finish_process only drains its streams).
+bool has_exited(Started &child);
+// Collects what its captured streams have now, waiting at most `timeout_ms`
+// for something to come.
+void collect_output(Started &child, int timeout_ms);
+
 // Replaces hcc by the program. Returns only if exec failed (errno is set).
 void exec_process(const std::vector<std::string> &argv);
 

@@ -50,6 +50,23 @@ TEST(RewriteDepfile, ClangMdWithBlankLinesBetweenPhonyRules) {
   EXPECT_EQ(rewrite_depfile(in, kTemp, kPrelude), want);
 }
 
+TEST(RewriteDepfile, ThePipeOfAnEarlyStartedCompileIsDropped) {
+  // GCC's -MMD -MP for a compile started on the leading system headers: its
+  // main file names the source, the pipe it read the rest through is hcc's.
+  const std::vector<PathRewrite> early = {{"/tmp/hcc-Ef34Gh/x.c", "src/x.c"},
+                                          {"/tmp/hcc-Ef34Gh/instrumented-text", "", false, true}};
+  std::string in =
+      "x.o: /tmp/hcc-Ef34Gh/x.c /opt/hcc/include/hcc/detail/inject.h \\\n"
+      " /tmp/hcc-Ef34Gh/instrumented-text src/h.h\n"
+      "/opt/hcc/include/hcc/detail/inject.h:\n"
+      "/tmp/hcc-Ef34Gh/instrumented-text:\n"
+      "src/h.h:\n";
+  std::string want =
+      "x.o: src/x.c src/h.h\n"
+      "src/h.h:\n";
+  EXPECT_EQ(rewrite_depfile(in, early, kPrelude), want);
+}
+
 TEST(RewriteDepfile, EscapedBlanksDollarsAndHashes) {
   // TMPDIR with a blank; a user source with blank, '$' and '#' in its name.
   std::vector<PathRewrite> rw = {{"/my tmp/hcc-1/a b$#.c", "dir one/a b$#.c"}};
