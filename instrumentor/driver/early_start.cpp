@@ -204,6 +204,11 @@ bool EarlyCompile::prepare(const std::string &dir, const std::string &source_pat
   for (char c : head_) head_lines_ += c == '\n';
   main_file_ = dir + "/" + base_name(source_path);
   pipe_ = dir + "/instrumented-text";
+  for (char c : pipe_)
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) {
+      error = "the temporary directory's name '" + dir + "' needs escaping";
+      return false;
+    }
   if (::mkfifo(pipe_.c_str(), 0600) != 0) {
     error = "cannot create the pipe '" + pipe_ + "': " + std::strerror(errno);
     return false;
@@ -233,6 +238,8 @@ void EarlyCompile::start(const std::vector<std::string> &cmd) {
 
 void EarlyCompile::deliver(std::string_view text) {
   if (fd_ < 0) return;
+  // Signals to hcc go to the compiler again (the instrumentation had them).
+  if (child_.pid > 0) forward_signals_to(child_.pid);
   // First a regular file with the same text takes the pipe's name: a
   // compiler that opens the name from now on (the first time, or again, as
   // GCC does to show a diagnostic's source line) reads the file and never
