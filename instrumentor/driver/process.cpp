@@ -34,34 +34,6 @@ std::vector<char *> c_argv(const std::vector<std::string> &argv) {
   return v;
 }
 
-// Reads both pipes until both reach end of file; poll so that a child filling
-// one pipe while we block on the other cannot deadlock.
-void drain(int out_fd, int err_fd, std::string &out, std::string &err) {
-  pollfd fds[2];
-  int nfds = 0;
-  if (out_fd >= 0) fds[nfds++] = {out_fd, POLLIN, 0};
-  if (err_fd >= 0) fds[nfds++] = {err_fd, POLLIN, 0};
-  char buf[16384];
-  while (nfds > 0) {
-    if (::poll(fds, static_cast<nfds_t>(nfds), -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (int k = 0; k < nfds; ++k) {
-      if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n > 0) {
-        (fds[k].fd == out_fd ? out : err).append(buf, static_cast<size_t>(n));
-        continue;
-      }
-      ::close(fds[k].fd);  // EOF or error: this stream is done
-      fds[k] = fds[--nfds];
-      --k;
-    }
-  }
-}
-
 }  // namespace
 
 int ProcessResult::shell_status() const {
@@ -170,6 +142,7 @@ bool has_exited(Started &child) {
   pid_t p = ::waitpid(child.pid, &status, WNOHANG);
   if (p != child.pid) return false;
   take_status(child.result, status);
+  if (g_child == child.pid) g_child = 0;  // the pid may be reused from now on
   child.pid = 0;  // reaped
   return true;
 }
@@ -192,9 +165,10 @@ void collect_output(Started &child, int timeout_ms) {
   for (int k = 0; k < nfds; ++k) {
     if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
     ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
     if (n > 0) {
       (owner[k] == &child.out_fd ? child.result.out : child.result.err).append(buf, static_cast<size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
+    } else {
       ::close(*owner[k]);  // EOF or error: this stream is done
       *owner[k] = -1;
     }
@@ -206,8 +180,9 @@ ProcessResult finish_process(Started &child) {
   if (!r.started) return r;
   // The signal handler's target while this child is waited for.
   g_child = child.pid;
-  drain(child.out_fd, child.err_fd, r.out, r.err);
-  child.out_fd = child.err_fd = -1;
+  // Until both streams end; poll, so that a child filling one pipe while
+  // hcc waits on the other cannot deadlock.
+  while (child.out_fd >= 0 || child.err_fd >= 0) collect_output(child, -1);
   if (child.pid > 0) {
     int status = 0;
     while (::waitpid(child.pid, &status, 0) < 0) {
