@@ -97,21 +97,6 @@ bool ends_line(const Piece &p) {  // a blank piece holding a real (not continued
   return false;
 }
 
-bool read_file(const std::string &path, std::string &out) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  out.clear();
-  char buf[16384];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return true;
-}
-
 }  // namespace
 
 std::string make_escape(std::string_view path) {

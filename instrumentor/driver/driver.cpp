@@ -7,10 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -226,29 +224,6 @@ std::vector<std::string> compile_command(const std::vector<std::string> &compile
   return cmd;
 }
 
-// Whether the rewrite of `text` will call the POMP2 interface, as far as the
-// text tells: an OpenMP compile with an `omp` pragma. A wrong guess only
-// costs the early start (early_start.hpp).
-bool may_call_pomp(const std::vector<std::string> &args, const std::string &text) {
-  bool openmp = std::any_of(args.begin(), args.end(), [](const std::string &a) {
-    return a == "-fopenmp" || a.compare(0, 9, "-fopenmp=") == 0;
-  });
-  if (!openmp) return false;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (line.find("pragma") != std::string::npos && line.find("omp") != std::string::npos) return true;
-  return false;
-}
-
-bool read_whole_file(const std::string &path, std::string &text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return !in.bad();
-}
-
 int instrumented_compile(const std::vector<std::string> &compiler,
                          const std::vector<std::string> &raw_args,
                          const std::vector<std::string> &args, bool args_from_response_file,
@@ -309,15 +284,10 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   std::function<void()> start_early;
   std::string source_text;
   if (!opts.keep && !args_from_response_file && cl.inputs.size() == 1 && cl.inputs[0].instrumentable &&
-      read_whole_file(cl.inputs[0].path, source_text)) {
+      read_file(cl.inputs[0].path, source_text)) {
     const InputFile &in = cl.inputs[0];
     const CompilerFamily family = compiler_family(compiler[0]);
-    std::string why = early_start_obstacle(args, cl, in.path, source_text, family);
-    // The command names the shadow tree's directories only once the copies
-    // of the project's headers exist; a file that includes its project's
-    // headers is compiled after them.
-    if (why.empty() && !shadow_root.empty() && source_text.find("#include \"") != std::string::npos)
-      why = "it includes the project's own headers (their instrumented copies come with the rewrite)";
+    std::string why = early_start_obstacle(args, cl, in.path, source_text, family, !shadow_root.empty());
     const size_t head = why.empty() ? leading_system_includes(source_text, user_include_dirs(args, cl)) : 0;
     if (why.empty() && head == 0) why = "it does not begin with an #include of a system header";
     if (!why.empty()) {
@@ -402,7 +372,7 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     std::vector<std::string> expected = cmd;
     std::replace(expected.begin(), expected.end(), instrumented, early->main_file());
     std::string text;
-    if (expected == early_cmd && read_whole_file(instrumented, text) && early->feed(text)) {
+    if (expected == early_cmd && read_file(instrumented, text) && early->feed(text)) {
       if (opts.verbose) print_note("the compiler started early reads the instrumented rest");
       pr = early->finish();
       work.rewrites.push_back({early->main_file(), work.rewrites.front().to});

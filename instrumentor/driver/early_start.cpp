@@ -1,5 +1,6 @@
 #include "early_start.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -78,18 +79,21 @@ bool leading_line(std::string_view line, bool &in_comment,
   return true;
 }
 
+// Whether some line of `text` has `first` somewhere before `then`.
+bool on_some_line(std::string_view text, std::string_view first, std::string_view then) {
+  for (size_t at = text.find(then); at != std::string_view::npos; at = text.find(then, at + then.size())) {
+    size_t line_start = text.rfind('\n', at);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    if (text.substr(line_start, at - line_start).find(first) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // Whether `text` has `#pragma once` (or _Pragma("once")) on some line: the
 // rest would be an included file marked once-only, which GCC compares
 // byte for byte with later headers by reading it again — from a pipe that
 // is empty by then.
-bool uses_pragma_once(std::string_view text) {
-  for (size_t at = text.find("once"); at != std::string_view::npos; at = text.find("once", at + 4)) {
-    size_t line_start = text.rfind('\n', at);
-    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
-    if (text.substr(line_start, at - line_start).find("ragma") != std::string_view::npos) return true;
-  }
-  return false;
-}
+bool uses_pragma_once(std::string_view text) { return on_some_line(text, "ragma", "once"); }
 
 bool add_dir_arg(const std::string &opt, const std::string &a, const std::vector<std::string> &args,
                  const CommandLine &cl, size_t &i, std::vector<std::string> &out) {
@@ -127,16 +131,8 @@ std::vector<std::string> user_include_dirs(const std::vector<std::string> &args,
         add_dir_arg("--include-directory", a, args, cl, i, dirs) ||
         add_dir_arg("-idirafter", a, args, cl, i, dirs);
   }
-  if (const char *cpath = std::getenv("CPATH"); cpath && *cpath) {
-    std::string_view rest = cpath;
-    for (;;) {
-      size_t colon = rest.find(':');
-      std::string d(rest.substr(0, colon));
-      dirs.push_back(d.empty() ? "." : d);
-      if (colon == std::string_view::npos) break;
-      rest.remove_prefix(colon + 1);
-    }
-  }
+  if (const char *cpath = std::getenv("CPATH"); cpath && *cpath)
+    for (std::string &d : split_search_path(cpath)) dirs.push_back(std::move(d));
   return dirs;
 }
 
@@ -160,7 +156,7 @@ size_t leading_system_includes(std::string_view text, const std::vector<std::str
 
 std::string early_start_obstacle(const std::vector<std::string> &args, const CommandLine &cl,
                                  const std::string &source_path, std::string_view source_text,
-                                 CompilerFamily family) {
+                                 CompilerFamily family, bool headers_instrumented) {
   if (switched_off(std::getenv("HCC_EARLY_START"))) return "HCC_EARLY_START is off";
   if (family == CompilerFamily::Other) return "the compiler is not known to be GCC or Clang";
   if (!cl.compile_only || cl.assemble_only || cl.preprocess_only || cl.syntax_only || cl.deps_only)
@@ -186,7 +182,16 @@ std::string early_start_obstacle(const std::vector<std::string> &args, const Com
   for (const char *word : {"include_next", "system_header", "__INCLUDE_LEVEL__"})
     if (source_text.find(word) != std::string_view::npos) return std::string("the file uses ") + word;
   if (uses_pragma_once(source_text)) return "the file uses #pragma once";
+  if (headers_instrumented && source_text.find("#include \"") != std::string_view::npos)
+    return "it includes the project's own headers (their instrumented copies come with the rewrite)";
   return "";
+}
+
+bool may_call_pomp(const std::vector<std::string> &args, std::string_view source_text) {
+  const bool openmp = std::any_of(args.begin(), args.end(), [](const std::string &a) {
+    return a == "-fopenmp" || starts_with(a, "-fopenmp=");
+  });
+  return openmp && (on_some_line(source_text, "pragma", "omp") || on_some_line(source_text, "omp", "pragma"));
 }
 
 EarlyCompile::~EarlyCompile() {

@@ -63,9 +63,17 @@ std::vector<std::string> user_include_dirs(const std::vector<std::string> &args,
                                            const CommandLine &cl);
 
 // Why this compile of `source_text` does not start early ("" when it may).
+// With `headers_instrumented` a quoted #include is one: the command names the
+// shadow tree's directories only once the copies of the project's headers
+// exist, so such a file is compiled after them.
 std::string early_start_obstacle(const std::vector<std::string> &args, const CommandLine &cl,
                                  const std::string &source_path, std::string_view source_text,
-                                 CompilerFamily family);
+                                 CompilerFamily family, bool headers_instrumented = false);
+
+// Whether the rewrite of `source_text` will call the POMP2 interface, as far
+// as the text tells: an OpenMP compile with an `omp` pragma. A wrong guess
+// only costs the early start.
+bool may_call_pomp(const std::vector<std::string> &args, std::string_view source_text);
 
 class EarlyCompile {
  public:

@@ -32,15 +32,8 @@ std::string shadow_dir_of(const std::string &root, const std::string &dir) {
 
 std::vector<std::string> shadow_cpath_args(const std::string &cpath, const std::string &root) {
   std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= cpath.size()) {
-    size_t end = cpath.find(':', start);
-    if (end == std::string::npos) end = cpath.size();
-    // An empty element is the working directory, as for the compiler.
-    const std::string dir = cpath.substr(start, end - start);
-    if (std::string s = shadow_dir_of(root, dir.empty() ? "." : dir); !s.empty()) out.insert(out.end(), {"-I", s});
-    start = end + 1;
-  }
+  for (const std::string &dir : split_search_path(cpath))
+    if (std::string s = shadow_dir_of(root, dir); !s.empty()) out.insert(out.end(), {"-I", s});
   return out;
 }
 

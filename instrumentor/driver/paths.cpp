@@ -27,11 +27,27 @@ bool file_exists(const std::string &path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-bool file_contains(const std::string &path, std::string_view needle) {
+bool read_file(const std::string &path, std::string &out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text.find(needle) != std::string::npos;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+bool file_contains(const std::string &path, std::string_view needle) {
+  std::string text;
+  return read_file(path, text) && text.find(needle) != std::string::npos;
+}
+
+std::vector<std::string> split_search_path(std::string_view list) {
+  std::vector<std::string> dirs;
+  for (;;) {
+    size_t colon = list.find(':');
+    std::string d(list.substr(0, colon));
+    dirs.push_back(d.empty() ? "." : d);
+    if (colon == std::string_view::npos) return dirs;
+    list.remove_prefix(colon + 1);
+  }
 }
 
 std::string dir_name(std::string_view path) {

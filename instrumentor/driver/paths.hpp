@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hcc::driver {
 
@@ -51,8 +52,13 @@ std::string strip_extension(std::string_view path);
 std::string real_path(const std::string &path);  // "" on failure
 bool is_executable_file(const std::string &path);
 bool file_exists(const std::string &path);
+// The file's bytes in `out`; false when it cannot be read.
+bool read_file(const std::string &path, std::string &out);
 // Whether the file's bytes contain `needle` (false when it cannot be read).
 bool file_contains(const std::string &path, std::string_view needle);
+// The directories of a colon-separated search path (CPATH); an empty
+// element is the working directory, as for the compiler.
+std::vector<std::string> split_search_path(std::string_view list);
 
 // Finds a program like the shell does: a name with a slash is taken as a
 // path, anything else is searched in PATH. Candidates whose real path is
