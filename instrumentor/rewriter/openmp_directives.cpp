@@ -863,8 +863,12 @@ class OpenMPRewriter : public RecursiveASTVisitor<OpenMPRewriter> {
         break;
       }
       case Kind::Error:
-        p.before_hash = decl + "hcc_pomp_construct_enter(&" + h + ", " + cs + "); " +
-                        pragma(words_text + joinClauses(t.clauses)) + "hcc_pomp_construct_exit(&" + h + "); } //";
+        // Counted where it is reached, just after it: the directive keeps
+        // its column, which libomp prints in the message (Clang passes the
+        // directive's line and column). Nothing to time: it prints a
+        // message, or ends the program.
+        p.before_hash = pragma(words_text + joinClauses(t.clauses)) + decl + "hcc_pomp_construct_enter(&" + h +
+                        ", " + cs + "); hcc_pomp_construct_exit(&" + h + "); } //";
         break;
       case Kind::Critical:
       case Kind::Ordered: {

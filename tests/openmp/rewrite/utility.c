@@ -1,5 +1,5 @@
 /* hcc-test-compilers: gcc clang19
- * OpenMP 5.1 utility directives: `error` at execution time is timed, at
+ * OpenMP 5.1 utility directives: `error` at execution time is counted, at
  * compile time left alone; `nothing` is timed where a block may stand. */
 #include <stdio.h>
 int main(void) {
