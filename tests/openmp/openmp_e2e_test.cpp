@@ -336,7 +336,8 @@ TEST(OpenMPSample, ThreadCounts) {
 // link OpenMP programs (libomp-19-dev): hcc instruments the file (no
 // fallback warning, Clang 19's parse errors on GCC-only constructs
 // included), the program prints what its plain build prints with 1 to 8
-// threads (stdout and stderr), and every construct it times has its region with exact visits.
+// threads (stdout and stderr), and every construct it times has its region
+// with exact visits.
 struct Omp51Compiler {
   std::string name, cc, flags;
 };
