@@ -109,6 +109,15 @@ bool add_dir_arg(const std::string &opt, const std::string &a, const std::vector
   return false;
 }
 
+// Writes `text` as the whole of the file `path`, opened with `flags`
+// (O_EXCL for a new file, O_TRUNC to replace one).
+bool write_whole_file(const std::string &path, std::string_view text, int flags) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0600);
+  bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  if (fd >= 0) ok = ::close(fd) == 0 && ok;
+  return ok;
+}
+
 }  // namespace
 
 CompilerFamily compiler_family(const std::string &program) {
@@ -228,9 +237,7 @@ bool EarlyCompile::prepare(const std::string &dir, const std::string &source_pat
   std::string text = "#line 1 \"" + source_path + "\"\n" + head_ + "#include \"" + pipe_ + "\"\n" +
                      "#ifndef " + kCompleteMacro + "\n#error \"hcc: the instrumented text of " +
                      source_path + " was cut off\"\n#endif\n";
-  int fd = ::open(main_file_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  if (fd >= 0) ok = ::close(fd) == 0 && ok;
+  const bool ok = write_whole_file(main_file_, text, O_EXCL);
   if (!ok) error = "cannot write '" + main_file_ + "': " + std::strerror(errno);
   return ok;
 }
@@ -250,10 +257,7 @@ void EarlyCompile::deliver(std::string_view text) {
   // GCC does to show a diagnostic's source line) reads the file and never
   // waits on a pipe that nobody will write to.
   const std::string copy = pipe_ + ".text";
-  int cfd = ::open(copy.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  bool copied = cfd >= 0 && ::write(cfd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  if (cfd >= 0) copied = ::close(cfd) == 0 && copied;
-  if (copied) ::rename(copy.c_str(), pipe_.c_str());
+  if (write_whole_file(copy, text, O_TRUNC)) ::rename(copy.c_str(), pipe_.c_str());
   // Then the pipe, for a compiler that opened it already. Closing the last
   // end discards what is unread, so hcc closes only once the pipe is empty
   // or the compiler has ended; meanwhile its output is collected, so a
