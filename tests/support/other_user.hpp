@@ -10,6 +10,7 @@
 
 #include <pwd.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -41,7 +42,8 @@ inline uid_t other_user(std::string &why) {
 }
 
 // Runs `shell_command` with /bin/sh as the second user (its uid and gid, no
-// supplementary groups); returns the shell's exit status, -1 when it could
+// supplementary groups; `shell_command` holds no single quote); returns the
+// shell's exit status, -1 when it could
 // not run.
 inline int run_as_other_user(const std::string &shell_command) {
   std::string why;
