@@ -1,33 +1,33 @@
 #include "atomic_file.h"
 
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Process.h>
-#include <llvm/Support/raw_ostream.h>
+#include "private_dir.hpp"
+#include "safe_path.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace hcc::rewriter {
 
 bool writeFileAtomically(const std::string &path, const std::string &text, std::string *error) {
-  namespace fs = llvm::sys::fs;
-  const std::string tmp = path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  auto fail = [&](const std::string &why) {
-    if (error) *error = why;
-    fs::remove(tmp);
-    return false;
-  };
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(tmp, ec, fs::OF_None);
-    if (ec) return fail("cannot write " + tmp + ": " + ec.message());
-    os << text;
-    os.close();
-    if (os.has_error()) {
-      const std::string why = "cannot write " + tmp + ": " + os.error().message();
-      os.clear_error();
-      return fail(why);
-    }
-  }
-  if ((ec = fs::rename(tmp, path))) return fail("cannot rename " + tmp + " to " + path + ": " + ec.message());
-  return true;
+  // The directory is the caller's to choose (OUT, the driver's private
+  // temporary directory); inside it, the temporary is created exclusively
+  // and without following a link, so a name planted there is never written
+  // through (private_dir.hpp, replace_file_at).
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  rt::FdGuard fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  std::string why;
+  if (fd.fd < 0)
+    why = "cannot open the directory " + dir + ": " + std::strerror(errno);
+  else if (rt::replace_file_at(fd.fd, name, text, why, 0666))
+    return true;
+  if (error) *error = "cannot write " + path + ": " + why;
+  return false;
 }
 
 }  // namespace hcc::rewriter

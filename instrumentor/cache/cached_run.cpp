@@ -54,9 +54,10 @@ int writeResult(const CommandLine &cl, const Result &r, bool cached, bool filter
   return 0;
 }
 
-std::optional<int> serveFromCache(const CommandLine &cl, const std::string &self, std::string *key_out) {
+std::optional<int> serveFromCache(const CacheDir &dir, const CommandLine &cl, const std::string &self,
+                                  std::string *key_out) {
   if (key_out) key_out->clear();
-  ResultCache cache(ResultCache::directoryFromEnvironment());
+  ResultCache cache(dir);
   std::vector<std::string> parts;
   if (!cache.enabled() || !cacheKeyParts(cl, self, parts)) return std::nullopt;
   const std::string key = ResultCache::key(parts);

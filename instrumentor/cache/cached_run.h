@@ -8,6 +8,7 @@
 #ifndef HCC_CACHE_CACHED_RUN_H
 #define HCC_CACHE_CACHED_RUN_H
 
+#include "cache_dir.h"
 #include "command_line.h"
 #include "result.h"
 
@@ -23,12 +24,14 @@ namespace hcc::rewriter {
 int writeResult(const CommandLine &cl, const Result &r, bool cached, bool filter_active);
 
 // The cached result for this command line written out, with the exit
-// status; nullopt when the cache is off, has no entry, something the entry
-// depends on changed, or the filters do not load (the caller instruments,
-// and reports). `self` is the instrumentor binary (part of the key). `key`,
-// when given, receives the key ("" when there is none) for storing a new
-// result after a miss.
-std::optional<int> serveFromCache(const CommandLine &cl, const std::string &self, std::string *key = nullptr);
+// status; nullopt when the cache is off (`cache` disabled: HCC_CACHE=off,
+// or a directory that is not private, cache_dir.h), has no entry (or none
+// whose seal holds), something the entry depends on changed, or the
+// filters do not load (the caller instruments, and reports). `self` is the
+// instrumentor binary (part of the key). `key`, when given, receives the key
+// ("" when there is none) for storing a new result after a miss.
+std::optional<int> serveFromCache(const CacheDir &cache, const CommandLine &cl, const std::string &self,
+                                  std::string *key = nullptr);
 
 }  // namespace hcc::rewriter
 

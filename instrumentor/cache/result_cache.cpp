@@ -1,5 +1,8 @@
 #include "result_cache.h"
 
+#include "private_dir.hpp"
+#include "safe_path.hpp"
+
 #include <llvm/Support/BLAKE3.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -8,7 +11,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <dirent.h>
-#include <sys/time.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,7 +27,8 @@ namespace fs = llvm::sys::fs;
 
 namespace {
 
-constexpr char kMagic[] = "hcc-instrument-cache-2";
+// 3: sealed (result_cache.h, "Trust").
+constexpr char kMagic[] = "hcc-instrument-cache-3";
 
 class Writer {
  public:
@@ -147,17 +151,36 @@ bool inputUnchanged(const std::string &input, llvm::StringRef record) {
   return contentHash(input) == hash;
 }
 
-std::string ResultCache::directoryFromEnvironment() {
-  const char *off = std::getenv("HCC_CACHE");
-  if (off) {
-    std::string v = off;
-    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (v == "off" || v == "0" || v == "no" || v == "false") return "";
-  }
-  if (const char *d = std::getenv("HCC_CACHE_DIR"); d && *d) return d;
-  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/hcc";
-  if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hcc";
-  return "";
+namespace {
+
+// The seal of `body` stored under `key` (result_cache.h, "Trust").
+llvm::BLAKE3Result<> sealOf(llvm::StringRef key, llvm::StringRef body) {
+  llvm::BLAKE3 hasher;
+  hasher.update(kMagic);
+  const uint64_t n = key.size();
+  hasher.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&n), sizeof n));
+  hasher.update(key);
+  hasher.update(body);
+  return hasher.final();
+}
+
+}  // namespace
+
+std::string seal(llvm::StringRef key, std::string body) {
+  const llvm::BLAKE3Result<> digest = sealOf(key, body);
+  body.append(reinterpret_cast<const char *>(digest.data()), digest.size());
+  return body;
+}
+
+std::optional<llvm::StringRef> unseal(llvm::StringRef key, llvm::StringRef stored) {
+  const llvm::BLAKE3Result<> digest{};
+  if (stored.size() < digest.size()) return std::nullopt;
+  const llvm::StringRef body = stored.drop_back(digest.size());
+  const llvm::BLAKE3Result<> expected = sealOf(key, body);
+  if (llvm::StringRef(reinterpret_cast<const char *>(expected.data()), expected.size()) !=
+      stored.take_back(expected.size()))
+    return std::nullopt;
+  return body;
 }
 
 std::string ResultCache::key(const std::vector<std::string> &parts) {
@@ -171,16 +194,21 @@ std::string ResultCache::key(const std::vector<std::string> &parts) {
   return hexOf(hasher.final());
 }
 
-std::string ResultCache::entryPath(const std::string &key) const {
-  return dir_ + "/" + key.substr(0, 2) + "/" + key.substr(2);
-}
+std::string ResultCache::entryName(const std::string &key) { return key.substr(0, 2) + "/" + key.substr(2); }
 
 std::optional<Result> ResultCache::lookup(const std::string &key) const {
-  if (!enabled()) return std::nullopt;
-  const std::string path = entryPath(key);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!buffer) return std::nullopt;
-  Reader in((*buffer)->getBuffer());
+  if (!enabled() || key.size() < 3) return std::nullopt;
+  // Only in a fan-out directory that passes the rule too (one another user
+  // made while the cache was open to them is not ours).
+  const CacheDir sub = dir_.subdirectory(key.substr(0, 2));
+  if (!sub.enabled()) return std::nullopt;
+  std::string stored, error;
+  int fd = -1;
+  if (!rt::read_private_file_at(sub.fd(), key.substr(2), stored, error, kMaxEntryBytes, &fd)) return std::nullopt;
+  rt::FdGuard entry(fd);
+  std::optional<llvm::StringRef> body = unseal(key, stored);
+  if (!body) return std::nullopt;
+  Reader in(*body);
   std::string magic;
   if (!in.str(magic) || magic != kMagic) return std::nullopt;
   // What the parse depended on, checked before anything else is read.
@@ -204,12 +232,12 @@ std::optional<Result> ResultCache::lookup(const std::string &key) const {
   }
   r.ok = true;
   // Recently used: eviction removes the oldest first.
-  ::utimes(path.c_str(), nullptr);
+  ::futimens(entry.fd, nullptr);
   return r;
 }
 
 void ResultCache::store(const std::string &key, const Result &r) const {
-  if (!enabled() || !r.ok) return;
+  if (!enabled() || !r.ok || key.size() < 3) return;
   Writer out;
   out.str(kMagic);
   std::vector<std::string> deps;
@@ -234,25 +262,10 @@ void ResultCache::store(const std::string &key, const Result &r) const {
     out.num(f.rewritten ? 1 : 0);
   }
 
-  const std::string path = entryPath(key);
-  if (fs::create_directories(llvm::sys::path::parent_path(path))) return;
-  const std::string tmp = path + ".tmp" + std::to_string(llvm::sys::Process::getProcessId());
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(tmp, ec, fs::OF_None);
-    if (ec) return;
-    os << out.text();
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      fs::remove(tmp);
-      return;
-    }
-  }
-  if (fs::rename(tmp, path)) {
-    fs::remove(tmp);
+  const CacheDir sub = dir_.subdirectory(key.substr(0, 2));
+  std::string error;
+  if (!sub.enabled() || !rt::replace_file_at(sub.fd(), key.substr(2), seal(key, std::move(out.text())), error))
     return;
-  }
   // Now and then (one store in 64), keep the cache within its bound.
   static std::minstd_rand rng(std::random_device{}());
   if (rng() % 64 == 0) evictIfLarge();
@@ -263,25 +276,33 @@ void ResultCache::evictIfLarge() const {
   if (const char *m = std::getenv("HCC_CACHE_MAX_MB"); m && *m) max_mb = std::strtoull(m, nullptr, 10);
   const uint64_t limit = max_mb << 20;
   struct Entry {
-    std::string path;
+    CacheDir dir;
+    std::string name;
     int64_t mtime;
     uint64_t size;
   };
   std::vector<Entry> entries;
   uint64_t total = 0;
-  DIR *top = ::opendir(dir_.c_str());
+  // Listed and removed through the checked handle: the names come from
+  // directories no one else can write.
+  auto list = [](int at, const char *name) -> DIR * {
+    const int fd = ::openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd < 0 ? nullptr : ::fdopendir(fd);
+    if (!d && fd >= 0) ::close(fd);
+    return d;
+  };
+  DIR *top = list(dir_.fd(), ".");
   if (!top) return;
   while (dirent *e = ::readdir(top)) {
     if (e->d_name[0] == '.') continue;
-    const std::string sub = dir_ + "/" + e->d_name;
-    DIR *d = ::opendir(sub.c_str());
+    const CacheDir sub = dir_.subdirectory(e->d_name);
+    DIR *d = sub.enabled() ? list(sub.fd(), ".") : nullptr;
     if (!d) continue;
     while (dirent *f = ::readdir(d)) {
       if (f->d_name[0] == '.') continue;
       struct stat st;
-      std::string p = sub + "/" + f->d_name;
-      if (::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-      entries.push_back({p, static_cast<int64_t>(st.st_mtim.tv_sec), static_cast<uint64_t>(st.st_size)});
+      if (::fstatat(sub.fd(), f->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) continue;
+      entries.push_back({sub, f->d_name, static_cast<int64_t>(st.st_mtim.tv_sec), static_cast<uint64_t>(st.st_size)});
       total += static_cast<uint64_t>(st.st_size);
     }
     ::closedir(d);
@@ -291,7 +312,7 @@ void ResultCache::evictIfLarge() const {
   std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) { return a.mtime < b.mtime; });
   for (const Entry &e : entries) {
     if (total <= limit * 8 / 10) break;
-    if (::unlink(e.path.c_str()) == 0) total -= e.size;
+    if (::unlinkat(e.dir.fd(), e.name.c_str(), 0) == 0) total -= e.size;
   }
 }
 

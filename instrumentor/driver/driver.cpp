@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "args.hpp"
+#include "cache_dir.h"
 #include "client.h"
 #include "compiler_choice.hpp"
 #include "depfile_fix.hpp"
@@ -87,6 +88,15 @@ std::string server_state(const Layout &layout) {
          ", idle timeout " + std::to_string(server::serverIdleSeconds()) + " s)";
 }
 
+// The instrumentation cache's line of --hcc-show-config: its directory, or
+// why it is not used (../cache/cache_dir.h).
+std::string cache_state() {
+  if (rewriter::CacheDir::pathFromEnvironment().empty()) return "off (HCC_CACHE, or no HCC_CACHE_DIR/HOME)";
+  std::string refusal;
+  const rewriter::CacheDir dir = rewriter::CacheDir::fromEnvironment(&refusal);
+  return dir.enabled() ? dir.path() : refusal;
+}
+
 void show_config(const Layout &layout, const CompilerChoice &choice, bool off,
                  const char *why_off) {
   auto state = [](const std::string &path) {
@@ -106,6 +116,7 @@ void show_config(const Layout &layout, const CompilerChoice &choice, bool off,
   const std::string stub = layout.lib_dir + "/" + kLinkStubDir + "/libhcc.so";
   s += "link stub:    " + stub + (file_exists(stub) ? "" : " [missing: links read the runtime itself]") + "\n";
   s += "server:       " + server_state(layout) + "\n";
+  s += "cache:        " + cache_state() + "\n";
   s += "include:      " + state(layout.include_dir) + "\n";
   s += "prelude:      " + state(layout.prelude) + "\n";
   s += "cmake:        " + state(layout.cmake_dir) + "\n";
@@ -258,6 +269,14 @@ int instrumented_compile(const std::vector<std::string> &compiler,
       }
     }
     instrumentor.insert(instrumentor.end(), opts.instrument_args.begin(), opts.instrument_args.end());
+  }
+  // The instrumentation cache is used only when its directory is private
+  // (../cache/cache_dir.h): otherwise one warning for this command, and the
+  // instrumentor — started here or in the server, both with this
+  // environment — is told to leave the cache alone.
+  if (std::string refusal; !rewriter::CacheDir::fromEnvironment(&refusal).enabled() && !refusal.empty()) {
+    print_warning(refusal);
+    ::setenv("HCC_CACHE", "off", 1);
   }
   // An MPI wrapper's hidden -I options (for <mpi.h>), as the wrapper puts
   // them: before the user's arguments.

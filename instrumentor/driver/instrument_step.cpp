@@ -120,7 +120,10 @@ InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
     char resolved[PATH_MAX];
     if (rewriter::parseCommandLine(std::vector<std::string>(cmd.begin() + 1, cmd.end()), cl, parse_error) &&
         ::realpath(instrumentor[0].c_str(), resolved)) {
-      std::optional<int> status = rewriter::serveFromCache(cl, resolved);
+      // Checked again here (a few system calls): driver.cpp has warned and
+      // turned the cache off when it is not private.
+      std::optional<int> status =
+          rewriter::serveFromCache(rewriter::CacheDir::fromEnvironment(nullptr), cl, resolved);
       if (status && *status == 0 && file_exists(out)) {
         r.ok = true;
         r.output = out;

@@ -374,9 +374,9 @@ Result run(const std::string &source, const std::vector<std::string> &compile_ar
   ParseInput input;
   std::unique_ptr<ErrorCollector> errors;
   std::vector<std::string> preamble_inputs;
-  if (!options.preamble_dir.empty() && (cmd.language == "c" || cmd.language == "c++"))
+  if (options.cache.enabled() && (cmd.language == "c" || cmd.language == "c++"))
     input.preamble =
-        preparePreamble(options.preamble_dir, cmd, source, fs, result.messages, preamble_inputs,
+        preparePreamble(options.cache, cmd, source, fs, result.messages, preamble_inputs,
                         options.defer);
   if (input.preamble) {
     if (parseOnce(cmd, file_name, options, fs, input, result, errors)) {

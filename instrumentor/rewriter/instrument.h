@@ -8,6 +8,7 @@
 #ifndef HCC_REWRITER_INSTRUMENT_H
 #define HCC_REWRITER_INSTRUMENT_H
 
+#include "cache_dir.h"
 #include "function_size.h"
 #include "result.h"
 
@@ -41,9 +42,10 @@ struct Options {
   // come back in Result::files. Off: only the main file, and the parser
   // skips every other file's function bodies.
   bool headers = false;
-  // Where precompiled preambles of the leading system headers are kept and
-  // reused (preamble_cache.h); "" for none.
-  std::string preamble_dir;
+  // The checked cache directory (cache_dir.h) whose pch/ keeps the
+  // precompiled preambles of the leading system headers for reuse
+  // (preamble_cache.h); disabled for none.
+  CacheDir cache;
   // Takes work that can wait until the file's answer is sent (precompiling
   // a preamble), or returns false; empty: such work is done at once.
   std::function<bool(std::function<void()>)> defer;

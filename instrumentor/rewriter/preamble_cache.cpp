@@ -1,6 +1,6 @@
 #include "preamble_cache.h"
-#include "atomic_file.h"
 
+#include "private_dir.hpp"
 #include "recording_fs.h"
 #include "result_cache.h"
 
@@ -18,6 +18,9 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cctype>
 
@@ -138,13 +141,16 @@ struct Precompilation {
   std::shared_ptr<llvm::MemoryBuffer> buffer;  // the main file
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs;
   IntrusiveRefCntPtr<DiagnosticsEngine> diags;
-  std::string dir, base, source, abs_source;
+  CacheDir pch;  // the checked pch/ directory: <key>.pch, <key>.deps, <key>.seen
+  std::string key, source, abs_source;
   unsigned size = 0;
   bool eol = true;
 };
 
-// Precompiles `p`'s preamble into <base>.pch and records what it read in
-// <base>.deps (or marks it unusable).
+// Precompiles `p`'s preamble into <key>.pch and records what it read in
+// <key>.deps, sealed (or marks it unusable). Clang writes the PCH by name:
+// into the pinned path of the checked directory, so nothing it opens can be
+// redirected; the cache's own files are written with *at calls.
 std::optional<PreambleUse> precompile(const Precompilation &p, std::vector<std::string> &messages,
                                       std::vector<std::string> &inputs) {
   llvm::IntrusiveRefCntPtr<RecordingFileSystem> recorder(new RecordingFileSystem(p.vfs));
@@ -154,7 +160,7 @@ std::optional<PreambleUse> precompile(const Precompilation &p, std::vector<std::
   p.inv->getFrontendOpts().SkipFunctionBodies = true;
   llvm::ErrorOr<PrecompiledPreamble> pre = PrecompiledPreamble::Build(
       *p.inv, p.buffer.get(), PreambleBounds(p.size, p.eol), *p.diags, recorder,
-      std::make_shared<PCHContainerOperations>(), /*StoreInMemory=*/false, p.dir + "/pch", watch);
+      std::make_shared<PCHContainerOperations>(), /*StoreInMemory=*/false, p.pch.pinnedPath(), watch);
   if (!pre) return std::nullopt;
   std::string record = watch.user ? "unusable\n" : "usable\n";
   // The main file itself is not a dependency: the preamble's bytes of it
@@ -165,8 +171,9 @@ std::optional<PreambleUse> precompile(const Precompilation &p, std::vector<std::
   for (const std::string &d : recorder->paths())
     if (d != main_path) deps.push_back(d);
   for (const std::string &d : deps) record += d + "\t" + inputRecord(d) + "\n";
+  std::string error;
   if (watch.user) {
-    writeFileAtomically(p.base + ".deps", record);
+    rt::replace_file_at(p.pch.fd(), p.key + ".deps", seal(p.key, record), error);
     return std::nullopt;
   }
   // Where Build put the PCH (a temporary it would remove): keep it.
@@ -174,17 +181,22 @@ std::optional<PreambleUse> precompile(const Precompilation &p, std::vector<std::
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> probe_fs = p.vfs;
   pre->OverridePreamble(probe, probe_fs, p.buffer.get());
   const std::string built = probe.getPreprocessorOpts().ImplicitPCHInclude;
-  if (built.empty() || fs::rename(built, p.base + ".pch")) return std::nullopt;
-  if (!writeFileAtomically(p.base + ".deps", record)) return std::nullopt;
-  fs::remove(p.base + ".seen");  // gone already when deferred
+  const std::string pinned = p.pch.pinnedPath() + "/";
+  if (built.compare(0, pinned.size(), pinned) != 0) return std::nullopt;
+  const std::string built_name = built.substr(pinned.size()), pch_name = p.key + ".pch";
+  if (built_name.find('/') != std::string::npos ||
+      ::renameat(p.pch.fd(), built_name.c_str(), p.pch.fd(), pch_name.c_str()) != 0)
+    return std::nullopt;
+  if (!rt::replace_file_at(p.pch.fd(), p.key + ".deps", seal(p.key, record), error)) return std::nullopt;
+  ::unlinkat(p.pch.fd(), (p.key + ".seen").c_str(), 0);  // gone already when deferred
   inputs.insert(inputs.end(), deps.begin(), deps.end());
   messages.push_back("hcc: " + p.source + ": precompiled its leading system headers for the next time");
-  return PreambleUse{p.base + ".pch", p.size, p.eol};
+  return PreambleUse{pinned + pch_name, p.pch, p.size, p.eol};
 }
 
 }  // namespace
 
-std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCommand &cmd,
+std::optional<PreambleUse> preparePreamble(const CacheDir &cache, const ClangCommand &cmd,
                                            const std::string &source,
                                            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs,
                                            std::vector<std::string> &messages,
@@ -226,12 +238,19 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
   if (mayLookBesideMainFile(text.substr(0, size), inv->getLangOpts()))
     parts.push_back(llvm::sys::path::parent_path(abs_source).str());
   const std::string key = ResultCache::key(parts);
-  const std::string base = dir + "/pch/" + key;
+  // pch/ under the cache's rule (one another user made is refused).
+  const CacheDir pch = cache.subdirectory("pch");
+  if (!pch.enabled()) return std::nullopt;
 
-  // A stored one: its record says whether it is usable and what it read.
-  if (auto record = llvm::MemoryBuffer::getFile(base + ".deps")) {
+  // A stored one: its record (sealed, ours) says whether it is usable and
+  // what it read.
+  std::string stored, error;
+  std::optional<llvm::StringRef> record;
+  if (rt::read_private_file_at(pch.fd(), key + ".deps", stored, error, kMaxEntryBytes))
+    record = unseal(key, stored);
+  if (record) {
     llvm::SmallVector<llvm::StringRef, 256> lines;
-    (*record)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    record->split(lines, '\n', -1, /*KeepEmpty=*/false);
     // A preamble that reached one of the project's headers will again (its
     // text, command line and directory are in the key): no new attempt to
     // precompile it when its inputs change (a configure run rewriting
@@ -246,28 +265,28 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
     }
     if (fresh) {
       if (lines[0] != "usable") return std::nullopt;
-      if (fs::exists(base + ".pch")) {
+      if (rt::private_file_exists_at(pch.fd(), key + ".pch")) {
         inputs.insert(inputs.end(), deps.begin(), deps.end());
         messages.push_back("hcc: " + source + ": system headers from a precompiled preamble");
-        return PreambleUse{base + ".pch", size, eol};
+        return PreambleUse{pch.pinnedPath() + "/" + key + ".pch", pch, size, eol};
       }
     }
   }
 
   // Precompile it the second time it is needed: a first build of a project
   // (each file once) pays nothing for preambles no file will use again.
-  if (fs::create_directories(dir + "/pch")) return std::nullopt;
-  if (!fs::exists(base + ".seen")) {
-    writeFileAtomically(base + ".seen", "");
+  const std::string seen = key + ".seen";
+  if (!rt::private_file_exists_at(pch.fd(), seen)) {
+    rt::replace_file_at(pch.fd(), seen, "", error);
     return std::nullopt;
   }
   Precompilation job{inv, std::shared_ptr<llvm::MemoryBuffer>(std::move(*buffer)), vfs, diags,
-                     dir, base, source, abs_source.str().str(), size, eol};
+                     pch, key, source, abs_source.str().str(), size, eol};
   if (defer) {
     // Taken by whoever removes the mark: of two files seen at once, one
     // precompiles (a job that dies leaves no mark; the next sighting
     // makes one again).
-    if (fs::remove(base + ".seen", /*IgnoreNonExisting=*/false)) return std::nullopt;
+    if (::unlinkat(pch.fd(), seen.c_str(), 0) != 0) return std::nullopt;
     if (defer([job] {
           std::vector<std::string> ignored_messages, ignored_inputs;
           precompile(job, ignored_messages, ignored_inputs);

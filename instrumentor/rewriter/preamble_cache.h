@@ -26,6 +26,7 @@
 #ifndef HCC_REWRITER_PREAMBLE_CACHE_H
 #define HCC_REWRITER_PREAMBLE_CACHE_H
 
+#include "cache_dir.h"
 #include "compile_args.h"
 
 #include <llvm/Support/VirtualFileSystem.h>
@@ -38,13 +39,17 @@
 namespace hcc::rewriter {
 
 struct PreambleUse {
-  std::string pch;  // the precompiled preamble
+  std::string pch;  // the precompiled preamble, by a path through `dir`
+  CacheDir dir;     // the checked pch/ directory, kept open while `pch` is used
   unsigned size = 0;  // bytes of the main file it stands for
   bool ends_at_start_of_line = true;
 };
 
 // The precompiled preamble of `source` (built now and stored when missing)
-// from the cache directory `dir`; nullopt when there is none to use.
+// from the checked cache directory `cache` (its pch/ subdirectory, under the
+// same rule: cache_dir.h); nullopt when there is none to use. Clang reads
+// and writes these files by name, so it is given names through the opened
+// directory's descriptor (CacheDir::pinnedPath), which nobody can redirect.
 // `messages` gets one line saying what happened (for --verbose); `inputs`
 // gets the paths the precompilation depended on (a result built on the
 // preamble depends on them too). With `defer` (an instrumentation server's
@@ -54,7 +59,7 @@ struct PreambleUse {
 // runs next, and the files after it find the PCH. `defer` returns false
 // when it cannot take the job; then it is done now.
 std::optional<PreambleUse> preparePreamble(
-    const std::string &dir, const ClangCommand &cmd, const std::string &source,
+    const CacheDir &cache, const ClangCommand &cmd, const std::string &source,
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::vector<std::string> &messages,
     std::vector<std::string> &inputs,
     const std::function<bool(std::function<void()>)> &defer = nullptr);

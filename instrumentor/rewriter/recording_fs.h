@@ -48,6 +48,10 @@ class RecordingFileSystem : public llvm::vfs::ProxyFileSystem {
       }
     }
     llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/false);
+    // A path through one of this process's descriptors (the cache's pinned
+    // directory, cache_dir.h: a precompiled preamble) names nothing for a
+    // later process; what the preamble read is recorded on its own.
+    if (llvm::StringRef(p).starts_with("/proc/self/fd/")) return;
     paths_.insert(tag + p.str().str());
   }
   std::set<std::string> paths_;

@@ -81,9 +81,15 @@ int run(const std::vector<std::string> &args) {
   // An unchanged file compiled again: its stored result (result_cache.h).
   // The driver has usually looked already (cached_run.h); this serves
   // callers that start the tool directly.
+  // The cache is opened once, and used only when it is private (cache_dir.h);
+  // the driver has said so already when it is not (and turned it off for
+  // this run), so this warns only a caller that starts the tool directly.
+  std::string refusal;
+  const CacheDir cache = CacheDir::fromEnvironment(&refusal);
+  if (!refusal.empty()) llvm::errs() << "hcc: warning: " << refusal << '\n';
   const std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
   std::string key;
-  if (std::optional<int> status = serveFromCache(cl, self, &key)) return *status;
+  if (std::optional<int> status = serveFromCache(cache, cl, self, &key)) return *status;
 
   Options options;
   options.main_file_name = cl.main_file_name;
@@ -95,7 +101,7 @@ int run(const std::vector<std::string> &args) {
   options.headers = headersOn(cl);
   options.functions = cl.functions;
   options.min_size = cl.min_size;
-  options.preamble_dir = ResultCache::directoryFromEnvironment();
+  options.cache = cache;
   // In a server's worker, a preamble's precompilation waits until the
   // driver has this file's answer (serve.h).
   if (hcc::server::inWorker())
@@ -113,7 +119,7 @@ int run(const std::vector<std::string> &args) {
   llvm::CrashRecoveryContext::Enable();
   llvm::CrashRecoveryContext crc;
   const bool survived = crc.RunSafely([&] { result = instrumentFile(cl.source, cl.compile_args, options); });
-  if (survived && result.ok && !key.empty()) ResultCache(options.preamble_dir).store(key, result);
+  if (survived && result.ok && !key.empty()) ResultCache(cache).store(key, result);
 
   if (!survived || !result.ok) {
     if (cl.verbose) {

@@ -1,5 +1,6 @@
 #include "client.h"
 
+#include "private_dir.hpp"
 #include "protocol.h"
 
 #include <fcntl.h>
@@ -28,12 +29,15 @@ uint64_t fnv1a(const std::string &s) {
   return h;
 }
 
-// A directory for sockets that no other user can reach or replace.
+// A directory for sockets that no other user can reach or replace: the
+// rule every private directory of hcc follows (private_dir.hpp; the
+// instrumentation cache too), here with no access at all for others.
 bool privateDirectory(const std::string &dir) {
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return false;
-  struct stat st {};
-  return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() &&
-         (st.st_mode & 077) == 0;
+  std::string error;
+  const int fd = rt::open_private_dir(dir, error, 077);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
 }
 
 }  // namespace

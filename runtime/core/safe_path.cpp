@@ -38,7 +38,7 @@ FdGuard::~FdGuard() {
   if (fd >= 0) close(fd);
 }
 
-int open_dir_creating(const std::string &path, std::string &error) {
+int open_dir_creating(const std::string &path, std::string &error, mode_t mode) {
   // O_PATH: a directory we may search but not list (mode 0711, usual for
   // home directories on shared machines) must still be walked through; the
   // *at calls below all accept such a handle.
@@ -61,7 +61,7 @@ int open_dir_creating(const std::string &path, std::string &error) {
     const std::string here = walked + "/" + part;
     int next = openat(dir.fd, part.c_str(), kDirFlags | O_NOFOLLOW);
     if (next < 0 && errno == ENOENT) {
-      if (mkdirat(dir.fd, part.c_str(), 0777) != 0 && errno != EEXIST) {
+      if (mkdirat(dir.fd, part.c_str(), mode) != 0 && errno != EEXIST) {
         error = "cannot create '" + here + "': " + std::strerror(errno);
         return -1;
       }
@@ -139,10 +139,10 @@ int make_new_dir_at(int parent, const std::string &base, std::string &name, std:
   return -1;
 }
 
-int create_file_at(int dir, const std::string &base, std::string &name, std::string &error) {
+int create_file_at(int dir, const std::string &base, std::string &name, std::string &error, mode_t mode) {
   for (int n = 0; n < 1000; ++n) {
     name = n ? base + "." + std::to_string(n) : base;
-    const int fd = openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    const int fd = openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd >= 0) return fd;
     if (errno != EEXIST) {
       error = std::strerror(errno);

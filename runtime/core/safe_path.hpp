@@ -3,19 +3,21 @@
 // relative to a directory handle, so nothing is resolved twice by name.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 
 namespace hcc::rt {
 
 // Opens the directory `path` (absolute, or relative to the working
-// directory), creating missing components (mode 0777 less the umask), one
+// directory), creating missing components (`mode`, less the umask), one
 // component at a time relative to its parent's handle. A symbolic link on the
 // way is followed only when it belongs to the user, to root, or to the owner
 // of the directory holding it — the rule Linux applies in /tmp with
 // fs.protected_symlinks=1, here applied everywhere and whatever the sysctl
 // says: a link planted by anyone else is refused. Returns the handle
 // (O_PATH|O_CLOEXEC: good for the *at calls, not for reading), or -1 with the reason in `error` (naming the component).
-int open_dir_creating(const std::string &path, std::string &error);
+int open_dir_creating(const std::string &path, std::string &error, mode_t mode = 0777);
 
 // Creates a directory that did not exist before inside `parent`: base,
 // base-1, base-2 ... (mkdirat never follows a link, and fails on any existing
@@ -23,10 +25,11 @@ int open_dir_creating(const std::string &path, std::string &error);
 // name in `name`, or -1 with the reason in `error`.
 int make_new_dir_at(int parent, const std::string &base, std::string &name, std::string &error);
 
-// Creates a new file in `dir` exclusively (O_EXCL|O_NOFOLLOW, mode 0666 less
+// Creates a new file in `dir` exclusively (O_EXCL|O_NOFOLLOW, `mode` less
 // the umask): base, base.1, base.2 ... Returns the descriptor and its name in
 // `name`, or -1 with the reason in `error`.
-int create_file_at(int dir, const std::string &base, std::string &name, std::string &error);
+int create_file_at(int dir, const std::string &base, std::string &name, std::string &error,
+                   mode_t mode = 0666);
 
 // Writes all of `text` to `fd`; false with errno set on failure.
 bool write_all(int fd, const std::string &text);
