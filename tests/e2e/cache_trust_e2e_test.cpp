@@ -177,7 +177,7 @@ TEST_F(CacheTrust, PlantedTemporaryLinksDoNotLetABuildOverwriteAFile) {
 
   RunResult r = build(shared, "unshare --pid --fork --kill-child");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(read_file(secret), secret_bytes);
+  EXPECT_TRUE(read_file(secret) == secret_bytes) << "the root-only file was written through a planted link";
   struct stat st;
   ASSERT_EQ(::stat(secret.c_str(), &st), 0);
   EXPECT_EQ(st.st_uid, 0u);
@@ -246,12 +246,22 @@ TEST_F(CacheTrust, SubdirectoriesAnotherUserMadeAreRefused) {
 }
 
 // An entry file another user owns, in directories that are the user's own
-// (as an administrator's copy could leave it): ignored.
+// (as an administrator's copy could leave it): ignored. First, as the
+// user's own file, the same forged entry is served: a seal anyone can
+// compute is not what stops it (result_cache.h, "Trust"), ownership is.
 TEST_F(CacheTrust, AnEntryAnotherUserOwnsIsIgnored) {
   const std::string cache = dir_ + "/cache";
   const std::string name = honest_entry(cache);
   ASSERT_FALSE(name.empty());
-  write_file(cache + "/" + name, forged_entry(cache, name));
+  const std::string forged = forged_entry(cache, name);
+  write_file(cache + "/" + name, forged, 0600);
+  RunResult own = build(cache);
+  ASSERT_EQ(own.status, 0) << own.err;
+  EXPECT_NE(own.err.find(kServed), std::string::npos) << own.err;
+  EXPECT_EQ(run_app().out, "FORGED\n");
+  fs::remove(dir_ + "/pwned");
+
+  write_file(cache + "/" + name, forged, 0600);
   ASSERT_EQ(::lchown((cache + "/" + name).c_str(), attacker_, attacker_), 0);
 
   RunResult r = build(cache);
