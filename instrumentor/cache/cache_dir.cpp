@@ -38,11 +38,17 @@ CacheDir CacheDir::fromEnvironment(std::string *refusal) {
 
 CacheDir CacheDir::open(const std::string &path, std::string *refusal) {
   std::string error;
-  const int fd = rt::open_private_dir(path, error);
+  bool refused = false;
+  const int fd = rt::open_private_dir(path, error, rt::kOthersMayWrite, &refused);
   CacheDir dir;
   dir.path_ = path;
   if (fd < 0) {
-    if (refusal) *refusal = "not using the instrumentation cache " + path + ": " + error + "; building without it";
+    // A directory that cannot be made or opened (a read-only home, a link
+    // someone else planted on the way) only costs the time the cache would
+    // save, as before: no warning for every compile. One that is there and
+    // not private may be someone's attempt: the user hears of it.
+    if (refusal && refused)
+      *refusal = "not using the instrumentation cache " + path + ": " + error + "; building without it";
     return dir;
   }
   dir.fd_ = std::make_shared<const Handle>(fd);

@@ -27,9 +27,10 @@ class CacheDir {
   static std::string pathFromEnvironment();
 
   // That directory, opened (created 0700 when missing) and checked. When it
-  // fails the rule, or cannot be opened, the result is disabled and
-  // `refusal` (when given) holds the one-line warning: "not using the
-  // instrumentation cache DIR: owned by uid N; building without it".
+  // fails the rule, or cannot be opened, the result is disabled; when it
+  // fails the rule, `refusal` (when given) holds the one-line warning: "not
+  // using the instrumentation cache DIR: owned by uid N; building without
+  // it" (or "writable by group or others").
   static CacheDir fromEnvironment(std::string *refusal);
   static CacheDir open(const std::string &path, std::string *refusal);
 

@@ -94,7 +94,8 @@ std::string cache_state() {
   if (rewriter::CacheDir::pathFromEnvironment().empty()) return "off (HCC_CACHE, or no HCC_CACHE_DIR/HOME)";
   std::string refusal;
   const rewriter::CacheDir dir = rewriter::CacheDir::fromEnvironment(&refusal);
-  return dir.enabled() ? dir.path() : refusal;
+  if (dir.enabled()) return dir.path();
+  return refusal.empty() ? dir.path() + " (not used: it cannot be created or opened)" : refusal;
 }
 
 void show_config(const Layout &layout, const CompilerChoice &choice, bool off,

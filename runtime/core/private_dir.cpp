@@ -40,9 +40,13 @@ int checked(int fd, std::string &error, mode_t forbidden) {
 
 }  // namespace
 
-int open_private_dir(const std::string &path, std::string &error, mode_t forbidden) {
+int open_private_dir(const std::string &path, std::string &error, mode_t forbidden, bool *refused) {
+  if (refused) *refused = false;
   const int fd = open_dir_creating(path, error, 0700);
-  return fd < 0 ? -1 : checked(fd, error, forbidden);
+  if (fd < 0) return -1;
+  const int ok = checked(fd, error, forbidden);
+  if (ok < 0 && refused) *refused = true;
+  return ok;
 }
 
 int open_private_subdir_at(int parent, const std::string &name, std::string &error, mode_t forbidden) {

@@ -32,8 +32,10 @@ std::string untrusted_because(const struct stat &st, mode_t forbidden = kOthersM
 // (open_dir_creating: one component at a time, no link followed that
 // someone else planted), and applies the rule to it. Returns an O_PATH
 // handle, or -1 with `error` saying why ("owned by uid 1001", "cannot create
-// ...").
-int open_private_dir(const std::string &path, std::string &error, mode_t forbidden = kOthersMayWrite);
+// ..."); `refused`, when given, tells the two apart: true when the
+// directory was there and failed the rule.
+int open_private_dir(const std::string &path, std::string &error, mode_t forbidden = kOthersMayWrite,
+                     bool *refused = nullptr);
 
 // The subdirectory `name` (one component) of the opened private directory
 // `parent`: made with mkdirat 0700 when missing, opened without following a
