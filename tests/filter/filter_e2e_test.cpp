@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "e2e_support.hpp"
+#include "unpreempted.hpp"
 
 namespace hcc::e2e {
 namespace {
@@ -248,16 +249,11 @@ TEST(SuggestFilter, NeverSuggestsTheWork) {
   // for a CPU land in whichever region runs, in slices of milliseconds, and
   // a 0.1 s run cannot even them out (at load 13: 0.11 s of CPU in 1 s,
   // own times of 1 to 400 ns for the same accessor). So the program runs
-  // with the real-time policy SCHED_FIFO, which no ordinary process
-  // preempts: its wall-clock time is its CPU time however busy the machine
-  // is (issue 29). For 0.1 s, at the lowest real-time priority, bounded by
-  // `timeout`. A run that still waited (hcc-report then scales the times
-  // and says so: an interrupt storm, another real-time task) is tried
-  // again, up to six times.
-  const std::string fifo = "timeout 60 chrt --fifo 1 ";
-  RunResult can = run(fifo + "true");
-  if (can.status != 0)
-    GTEST_SKIP() << "cannot run a program with SCHED_FIFO here (needs CAP_SYS_NICE or RLIMIT_RTPRIO): " << can.err;
+  // unpreempted (tests/e2e/unpreempted.hpp): its wall-clock time is its CPU
+  // time however busy the machine is (issue 29). A run that still waited
+  // (hcc-report then scales the times and says so: an interrupt storm,
+  // another real-time task) is tried again, up to six times.
+  const std::string fifo = unpreempted(60);
   RunResult r;
   bool quiet = false;
   std::string scaled;
@@ -272,7 +268,7 @@ TEST(SuggestFilter, NeverSuggestsTheWork) {
     quiet = at == std::string::npos || std::atof(r.out.c_str() + at + mark.size()) >= 0.95;
     if (!quiet) scaled += r.out.substr(at, r.out.find('\n', at) - at) + "\n";
   }
-  ASSERT_TRUE(quiet) << "every run waited for a CPU even with SCHED_FIFO:\n" << scaled;
+  ASSERT_TRUE(quiet) << "every run waited for a CPU:\n" << scaled << unpreempted_note();
   std::istringstream lines(r.out);
   std::string line;
   int excluded = 0;
@@ -282,7 +278,7 @@ TEST(SuggestFilter, NeverSuggestsTheWork) {
     for (const char *work : {"radiance", "diffuse_bounce", "first_hit", "main"})
       EXPECT_EQ(line.find(work), std::string::npos) << line << "\n" << r.out.substr(0, r.out.find("\nexclude "));
   }
-  EXPECT_GT(excluded, 0) << r.out;  // the Vec operations are small
+  EXPECT_GT(excluded, 0) << r.out << unpreempted_note();  // the Vec operations are small
   const size_t kept = r.out.find("# kept, their own work per visit is above");
   ASSERT_NE(kept, std::string::npos) << r.out;
   EXPECT_NE(r.out.find("::radiance(", kept), std::string::npos) << r.out;
