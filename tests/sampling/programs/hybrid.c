@@ -1,9 +1,9 @@
 /* Instrumented (built through hcc): main -> work -> spin_outer/spin_direct
  * (uninstrumented, spin.c), main -> busy (instrumented, burns CPU itself),
  * main -> work -> spin_calls -> spin_nocfi (no unwind information, nocfi.S).
- * Each part of work burns a set amount of its thread's CPU time (spin.c),
- * enough samples for the shares the test checks on a busy machine too:
- * 0.8 s, 0.4 s and 0.4 s, about 200, 100 and 100 samples at HZ 250. Prints
+ * Each part of work burns a set amount of its thread's CPU time (spin.c):
+ * 0.4 s, 0.2 s and 0.2 s, 100, 50 and 50 samples at HZ 250 when the run is
+ * unpreempted (one per tick), as the test runs it. Prints
  * the wall and CPU time of each part to stderr; stdout is the same on every
  * run. */
 #include <stdio.h>
@@ -28,11 +28,11 @@ double busy(long n) {
 
 void work(void) {
   double c0 = cpu_seconds(), t0 = wall_seconds();
-  double a = spin_outer(0.8);
+  double a = spin_outer(0.4);
   double c1 = cpu_seconds(), t1 = wall_seconds();
-  double b = spin_direct(0.4);
+  double b = spin_direct(0.2);
   double c2 = cpu_seconds(), t2 = wall_seconds();
-  spin_calls(spin_nocfi, 1L << 22, 0.4);
+  spin_calls(spin_nocfi, 1L << 22, 0.2);
   double c3 = cpu_seconds(), t3 = wall_seconds();
   fprintf(stderr, "spin_outer %.6f spin_direct %.6f spin_nocfi %.6f\n", t1 - t0, t2 - t1, t3 - t2);
   fprintf(stderr, "cpu_outer %.6f cpu_direct %.6f cpu_nocfi %.6f cpu_spins %.6f\n", c1 - c0, c2 - c1, c3 - c2, c3 - c0);
