@@ -9,14 +9,15 @@ namespace {
 
 // Asked once per test process: whether chrt can set SCHED_FIFO here.
 const RunResult &fifo_probe() {
-  static const RunResult r = run("chrt --fifo 1 true");
+  static const RunResult r = run("chrt --fifo 2 true");
   return r;
 }
 
 }  // namespace
 
 std::string unpreempted(int timeout_seconds) {
-  return "timeout " + std::to_string(timeout_seconds) + (fifo_probe().status == 0 ? " chrt --fifo 1 " : " ");
+  const std::string limit = "timeout " + std::to_string(timeout_seconds) + " ";
+  return fifo_probe().status == 0 ? "chrt --fifo 2 " + limit + "chrt --fifo 1 " : limit;
 }
 
 std::string unpreempted_note() {

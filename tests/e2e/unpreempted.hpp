@@ -13,9 +13,10 @@
 //
 // So the program runs with the real-time policy SCHED_FIFO at its lowest
 // priority (`chrt --fifo 1`), which no ordinary process preempts; bounded by
-// `timeout` (a normal process, which the kernel's real-time throttling
-// always leaves time to run) and, in the tests' programs, by their own wall
-// limits. Only for runs of a few seconds at most: while they run, the other
+// `timeout`, itself at real-time priority 2 (it sleeps until its limit, and
+// then preempts the program to end it even where the kernel's real-time
+// throttling is off), and in the tests' programs by their own wall limits.
+// Only for runs of a few seconds at most: while they run, the other
 // processes on the machine wait.
 #pragma once
 
@@ -23,10 +24,10 @@
 
 namespace hcc::e2e {
 
-// "timeout <seconds> chrt --fifo 1 " to put before a command; where this
-// machine does not allow SCHED_FIFO (neither root, CAP_SYS_NICE nor an
-// RLIMIT_RTPRIO), "timeout <seconds> ": then the numbers depend on the
-// machine being quiet, and unpreempted_note() says so.
+// "chrt --fifo 2 timeout <seconds> chrt --fifo 1 " to put before a
+// command; where this machine does not allow SCHED_FIFO (neither root,
+// CAP_SYS_NICE nor an RLIMIT_RTPRIO of 2), "timeout <seconds> ": then the
+// numbers depend on the machine being quiet, and unpreempted_note() says so.
 std::string unpreempted(int timeout_seconds);
 
 // Empty when unpreempted() uses SCHED_FIFO; else why not, for failure
