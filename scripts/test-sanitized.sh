@@ -20,11 +20,22 @@
 #    be named); ASan and UBSan still watch them.
 #   scripts/test-sanitized.sh            # ASan + UBSan in build-sanitize-address-undefined/
 #   HCC_SANITIZE=thread scripts/test-sanitized.sh
+# Run alone, it ends with the load average and its slowest tests
+# (scripts/test-report.py); under scripts/test.sh (HCC_TEST_RESULTS set) its
+# JUnit files go with the plain suite's and test.sh reports them all.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 san=${HCC_SANITIZE:-address,undefined}
 build=${HCC_SANITIZE_BUILD_DIR:-$root/build-sanitize-${san//,/-}}
 main=${HCC_BUILD_DIR:-$root/build}
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+report=0
+if [ -z "${HCC_TEST_RESULTS:-}" ]; then
+  report=1
+  HCC_TEST_RESULTS=$build/test-results
+  rm -rf "$HCC_TEST_RESULTS" && mkdir -p "$HCC_TEST_RESULTS"
+fi
+results=$HCC_TEST_RESULTS/sanitized-${san//,/-}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
@@ -56,7 +67,8 @@ labels="runtime|cube|report"
 # The report tests that run hcc-report under `ulimit -v` cannot: a sanitizer
 # reserves terabytes of address space. They run in the plain suite.
 status=0
-ctest --test-dir "$build" -L "^($labels)\$" -E "^HostileProfile\\." --output-on-failure -j "$(nproc)" || status=$?
+ctest --test-dir "$build" -L "^($labels)\$" -E "^HostileProfile\\." --output-on-failure -j "$(nproc)" \
+  --output-junit "$results-unit.xml" || status=$?
 
 if [ "$e2e" = 1 ]; then
   e2e_tests=(
@@ -67,10 +79,11 @@ if [ "$e2e" = 1 ]; then
   mpi_tests=('MpiE2E\.RingTwoRanksThroughMpicc$' 'MpiE2E\.HybridOpenMp' 'MpiE2E\.AbortWritesTheAbortingRank$')
   skip='/clang|clang19|ProgramThatMeasuresNothingSaysSoOnce'
   export E2E_HCC_TREE=$build HCC_INSTRUMENTOR=$main/libexec/hcc/hcc-instrument
-  ctest --test-dir "$main" -R "$(IFS='|'; echo "${e2e_tests[*]}")" -E "$skip" --output-on-failure -j "$(nproc)" ||
-    status=$?
+  ctest --test-dir "$main" -R "$(IFS='|'; echo "${e2e_tests[*]}")" -E "$skip" --output-on-failure -j "$(nproc)" \
+    --output-junit "$results-e2e.xml" || status=$?
   ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 \
-    ctest --test-dir "$main" -R "$(IFS='|'; echo "${mpi_tests[*]}")" --output-on-failure || status=$?
+    ctest --test-dir "$main" -R "$(IFS='|'; echo "${mpi_tests[*]}")" --output-on-failure \
+    --output-junit "$results-mpi.xml" || status=$?
   # Not vacuous: the programs those tests built really carry the sanitizers
   # (stale test executables that ignore E2E_HCC_TREE would build plain ones).
   # ldd's output is captured first: `ldd | grep -q` under pipefail fails
@@ -86,4 +99,5 @@ if [ "$e2e" = 1 ]; then
     status=1
   fi
 fi
+[ "$report" = 1 ] && { python3 "$root/scripts/test-report.py" --load-before "$load_before" "$HCC_TEST_RESULTS"/*.xml || true; }
 exit "$status"

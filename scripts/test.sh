@@ -8,18 +8,27 @@
 # (ccache cold for these flags): about 13-14 min of CPU (user+sys) for its
 # build and tests, i.e. roughly 7-8 min of wall time on an idle 2-core CI
 # machine (34 min on the VM while other builds kept its load at 11-15).
+# At its end it prints the machine's load average at its start and at its
+# end, and the 10 slowest tests of both parts (scripts/test-report.py, from
+# the JUnit files each ctest run writes into build/test-results/).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HCC_BUILD_DIR:-$root/build}
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # The instrumentation servers the tests' compiles start (one per tool
 # binary, instrumentor/README.md) end 15 s after the suite's last compile,
 # not two minutes after a CI job.
 export HCC_SERVER_IDLE=${HCC_SERVER_IDLE:-15}
 "$root/scripts/build.sh"
+# Every ctest run of this script and of test-sanitized.sh writes its JUnit
+# file here; the old ones go first.
+export HCC_TEST_RESULTS=$build/test-results
+rm -rf "$HCC_TEST_RESULTS" && mkdir -p "$HCC_TEST_RESULTS"
 status=0
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)" || status=$?
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --output-junit "$HCC_TEST_RESULTS/main.xml" || status=$?
 # The sanitizer part runs even when a plain test failed: CI shows both.
 if [ "${HCC_SANITIZED:-1}" != 0 ]; then
   "$root/scripts/test-sanitized.sh" || status=$?
 fi
+python3 "$root/scripts/test-report.py" --load-before "$load_before" "$HCC_TEST_RESULTS"/*.xml || true
 exit "$status"

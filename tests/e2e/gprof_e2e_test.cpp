@@ -63,9 +63,11 @@ void expect_call_graph(const GprofOutput &g, const std::string &what) {
   EXPECT_TRUE(g.graph.at("main").spontaneous);
 }
 
-// foo's own work is twice bar's per call: 20 calls against 21, so about
-// 40/21 = 1.9. This is wall-clock time on a shared machine, where another
-// process can take the core for a while from either function: a wide band.
+// foo's own work is twice bar's per call in CPU time (gprof_callgraph.c):
+// 20 calls against 21, so about 40/21 = 1.9. The self times are wall-clock
+// on a shared machine, where another process can take the core for a while
+// from either function: a wide band, and enough CPU time (0.21 s in bar)
+// for those waits to even out.
 bool self_time_ratio_ok(const GprofOutput &g, std::string &why) {
   if (!g.self_seconds.count("foo") || !g.self_seconds.count("bar")) {
     why = "foo or bar missing from the flat profile";

@@ -66,9 +66,9 @@ TEST(MpiGprof, TwoRanksEachWriteAGmonOutGnuGprofReads) {
   ASSERT_TRUE(s.graph.count("bar")) << both.out;
   EXPECT_EQ(s.graph.at("bar").callers.at("main"), "40/42") << both.out;
   EXPECT_EQ(s.graph.at("rec").called, "2+18") << both.out;
-  // foo's self time about twice bar's (40/21), both ranks summed; wall
-  // clock on a shared machine, so up to three runs may show it (the counts
-  // above are exact on every run).
+  // foo's self time about twice bar's (40/21 in CPU time by construction,
+  // gprof_mpi.c), both ranks summed; wall clock on a shared machine, so up
+  // to three runs may show it (the counts above are exact on every run).
   std::string why;
   for (int attempt = 0; attempt < 3; ++attempt) {
     const std::string dir_n = out + "-ratio-" + std::to_string(attempt);

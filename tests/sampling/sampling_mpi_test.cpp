@@ -8,13 +8,17 @@
 #include <set>
 
 #include "e2e_support.hpp"
+#include "unpreempted.hpp"
 
 namespace hcc::e2e {
 namespace {
 
-std::string mpirun(int np) {
-  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " + shell_quote(HCC_MPIRUN) +
-         " --oversubscribe -np " + std::to_string(np) + " ";
+// A sampled run is unpreempted (unpreempted.hpp): on a busy machine a rank
+// that shares its core gets a fraction of its samples (seen: 9 where the
+// test wants more than 10), and more in one part of the run than another.
+std::string mpirun(int np, bool sampled = true) {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + (sampled ? unpreempted(120) : "timeout 120 ") +
+         shell_quote(HCC_MPIRUN) + " --oversubscribe -np " + std::to_string(np) + " ";
 }
 
 // Builds mpi_compute.c through hcc with spin.c plain, runs it on 2 ranks
@@ -65,7 +69,7 @@ TEST(SamplingMpi, CpuTimeOutsideMpiIsFoundByUnwindingAndMpiTimeIsMeasured) {
     const int rank = p.json()["locations"][l]["rank"].get<int>();
     double samples = 0, roots = 0;
     for (int cp : paths["main/spin_outer/spin_inner"]) samples += p.value(cp, "samples", "excl", l);
-    EXPECT_GT(samples, 10) << "rank " << rank;
+    EXPECT_GT(samples, 10) << "rank " << rank << unpreempted_note();
     EXPECT_EQ(p.value(paths["MPI_Allreduce"][0], "visits", "excl", l), 4);
     for (std::size_t cp = 0; cp < p.json()["callpaths"].size(); ++cp)
       if (p.json()["callpaths"][cp]["parent"].get<int>() < 0) roots += p.value(int(cp), "time", "incl", l);
@@ -92,7 +96,7 @@ TEST(SamplingMpi, CpuTimeOutsideMpiIsFoundByUnwindingAndMpiTimeIsMeasured) {
     const double outside_mpi = roots - in_mpi;
     EXPECT_GT(sampled, 0.9 * outside_mpi) << "rank " << rank << ": sampled " << sampled << " s of " << outside_mpi
                                           << " s outside MPI (rank time " << after_init << " s)";
-    EXPECT_GT(sampled, 0.05) << "rank " << rank;
+    EXPECT_GT(sampled, 0.05) << "rank " << rank << unpreempted_note();
   }
 }
 
@@ -154,7 +158,7 @@ TEST(SamplingMpi, CxxHaloCodeWithoutFunctionInstrumentation) {
   b = run(shell_quote(hcc_bin()) + " --hcc-functions=none " + cxx + " -O2 -g " + src + " -o " +
           shell_quote(dir + "/none"));
   ASSERT_EQ(b.status, 0) << b.err;
-  const RunResult plain = run("cd " + shell_quote(dir) + " && " + mpirun(2) + "./plain");
+  const RunResult plain = run("cd " + shell_quote(dir) + " && " + mpirun(2, false) + "./plain");
   ASSERT_EQ(plain.status, 0) << plain.err;
   ASSERT_NE(plain.out.find("checksum"), std::string::npos) << plain.out;
   const RunResult r = run("cd " + shell_quote(dir) + " && HCC_SAMPLING=1000 HCC_OUTPUT_DIR=" +
@@ -192,7 +196,7 @@ TEST(SamplingMpi, CxxHaloCodeWithoutFunctionInstrumentation) {
     // right within about one per call: far inside the +-25% allowed.
     double s_norm = 0;
     for (int cp : paths[norm]) s_norm += p.value(cp, "samples", "incl", l);
-    EXPECT_GT(s_norm, 40) << "rank " << rank;
+    EXPECT_GT(s_norm, 40) << "rank " << rank << unpreempted_note();
     const double t_relax = metric(p, paths, relax, "time", "incl", l);
     const double t_norm = metric(p, paths, norm, "time", "incl", l);
     ASSERT_GT(t_norm, 0) << "rank " << rank;
@@ -206,7 +210,7 @@ TEST(SamplingMpi, CxxHaloCodeWithoutFunctionInstrumentation) {
   // With the thread's CPU time counted too (perf::TASK-CLOCK, a software
   // event the kernel offers even in a VM), for the ratio below.
   const RunResult a = run("cd " + shell_quote(dir) + " && HCC_METRICS=perf::TASK-CLOCK HCC_OUTPUT_DIR=" +
-                          shell_quote(dir + "/out-auto") + " " + mpirun(2) + "./auto");
+                          shell_quote(dir + "/out-auto") + " " + mpirun(2, false) + "./auto");
   ASSERT_EQ(a.status, 0) << a.err;
   EXPECT_EQ(a.out, plain.out);
   Profile q = Profile::load(dir + "/out-auto");

@@ -1,11 +1,16 @@
-// HCC_SNAPSHOT and hcc-report --watch end to end: a real program that runs
-// for about 4 seconds, its snapshots read while it runs. The test waits for
-// events (a file appears, the watch says it waits), never for a fixed time.
+// HCC_SNAPSHOT and hcc-report --watch end to end: a real program that calls
+// work() in a loop until the test tells it to stop (longrun.c, a stop file),
+// its snapshots read while it runs. The test waits for events (a file
+// appears, a snapshot has counted calls, the watch says it waits, the watch
+// has redrawn three snapshots), never for a fixed time, and the program runs
+// until the test has seen them, however busy the machine is (issue 29).
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <thread>
 
 #include "e2e_support.hpp"
@@ -23,48 +28,72 @@ std::string build_longrun(const std::string &dir) {
   return exe;
 }
 
+// longrun.exe writing snapshots every 0.5 s into `out`, until `stop` exists.
+std::string longrun_command(const std::string &exe, const std::string &out, const std::string &stop) {
+  return "LONGRUN_STOP=" + shell_quote(stop) + " HCC_SNAPSHOT=0.5 HCC_OUTPUT_DIR=" + shell_quote(out) + " " +
+         shell_quote(exe);
+}
+
+void create(const std::string &file) { std::ofstream(file).put('\n'); }
+
+// The number of work() calls longrun.exe says it made, or -1.
+long calls_made(const RunResult &r) {
+  std::smatch m;
+  return std::regex_search(r.err, m, std::regex("longrun: ([0-9]+) calls")) ? std::stol(m[1]) : -1;
+}
+
 size_t occurrences(const std::string &text, const std::string &what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
 }
 
+void nap() { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
+
 }  // namespace
 
 TEST(Snapshot, TheProfileSoFarIsWrittenWhileTheProgramRuns) {
   const std::string dir = scratch_dir("snapshot-run");
   const std::string exe = build_longrun(dir);
-  const std::string out = dir + "/out";
+  const std::string out = dir + "/out", snapshot = out + "/snapshot.cubex", stop = dir + "/stop";
   RunResult prog;
   std::atomic<bool> ended{false};
   std::thread t([&] {
-    prog = run("HCC_SNAPSHOT=0.5 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
+    prog = run(longrun_command(exe, out, stop));
     ended = true;
   });
-  // Look for the first snapshot until the run ends (not for a fixed time: on
-  // a loaded machine the program may take long to start). It must appear
-  // while the program still runs, i.e. before the final profile does.
-  bool snapshot_there = false, final_there = false;
-  while (!ended && !snapshot_there) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Read each new snapshot until one has counted work() calls (the first
+  // may come before the program's first call on a loaded machine). The
+  // program runs until told to stop: the final profile cannot come first.
+  bool final_there = false;
+  long so_far = 0;
+  std::string text, unreadable;
+  fs::file_time_type seen{};
+  while (!ended && so_far <= 0) {
+    nap();
     final_there = fs::exists(out + "/profile.cubex");
-    snapshot_there = fs::exists(out + "/snapshot.cubex");
+    std::error_code ec;
+    const fs::file_time_type written = fs::last_write_time(snapshot, ec);
+    if (ec || written == seen) continue;
+    seen = written;
+    try {
+      so_far = Profile::load(snapshot).total_visits("work");
+    } catch (const std::exception &e) {
+      unreadable = e.what();  // read again when it is replaced
+    }
   }
-  long so_far = -1;
-  std::string text;
-  if (snapshot_there) {
-    so_far = Profile::load(out + "/snapshot.cubex").total_visits("work");
-    text = run(shell_quote(report_bin()) + " --summary " + shell_quote(out + "/snapshot.cubex")).out;
-  }
+  if (so_far > 0) text = run(shell_quote(report_bin()) + " --summary " + shell_quote(snapshot)).out;
+  create(stop);
   t.join();
   ASSERT_EQ(prog.status, 0) << prog.err;
   EXPECT_EQ(prog.out, "done: yes\n");
-  ASSERT_TRUE(snapshot_there) << "no snapshot while the program ran";
-  EXPECT_FALSE(final_there) << "the final profile was there before the first snapshot";
-  EXPECT_GT(so_far, 0);
+  ASSERT_GT(so_far, 0) << "no snapshot with work() calls while the program ran " << unreadable;
+  EXPECT_FALSE(final_there) << "the final profile was there before the snapshot";
   EXPECT_NE(text.find("Snapshot:   taken"), std::string::npos) << text;
-  // The final profile has counted on since.
+  // The final profile has counted on since: every call the program made,
+  // also those after the snapshot (at least the round after the stop).
   const Profile fin = Profile::load(out);
+  EXPECT_EQ(fin.total_visits("work"), calls_made(prog)) << prog.err;
   EXPECT_GT(fin.total_visits("work"), so_far);
   // The snapshot thread is not a location and entered no region.
   EXPECT_EQ(fin.locations(), 1u);
@@ -73,22 +102,30 @@ TEST(Snapshot, TheProfileSoFarIsWrittenWhileTheProgramRuns) {
 TEST(Snapshot, WatchRedrawsEachSnapshotUntilTheRunEnds) {
   const std::string dir = scratch_dir("snapshot-watch");
   const std::string exe = build_longrun(dir);
-  const std::string out = dir + "/out";
-  const std::string watch_err = dir + "/watch.err";
-  RunResult prog;
+  const std::string out = dir + "/out", stop = dir + "/stop";
+  const std::string watch_out = dir + "/watch.out", watch_err = dir + "/watch.err";
+  RunResult w;
   std::atomic<bool> watch_ended{false};
-  std::thread t([&] {
-    // The watch starts first and waits: the program starts once the watch
-    // has said so (not after a fixed delay, which a loaded machine can
-    // outlast), or when the watch has ended without saying it.
-    while (!watch_ended && read_file(watch_err).find("waiting for") == std::string::npos)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    prog = run("HCC_SNAPSHOT=0.5 HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe));
+  std::thread watcher([&] {
+    w = run("timeout 180 " + shell_quote(report_bin()) + " --watch " + shell_quote(out) + " --top 3 >" +
+            shell_quote(watch_out) + " 2>" + shell_quote(watch_err));
+    watch_ended = true;
   });
-  RunResult w = run("timeout 120 " + shell_quote(report_bin()) + " --watch " + shell_quote(out) + " --top 3 2>" +
-                    shell_quote(watch_err));
-  watch_ended = true;
-  t.join();
+  // The watch starts first and waits: the program starts once the watch
+  // has said so, or when the watch has ended without saying it.
+  while (!watch_ended && read_file(watch_err).find("waiting for") == std::string::npos) nap();
+  RunResult prog;
+  std::atomic<bool> prog_ended{false};
+  std::thread program([&] {
+    prog = run(longrun_command(exe, out, stop));
+    prog_ended = true;
+  });
+  // The program stops once the watch has redrawn three snapshots.
+  while (!prog_ended && !watch_ended && occurrences(read_file(watch_out), "snapshot.cubex: taken") < 3) nap();
+  create(stop);
+  program.join();
+  watcher.join();
+  w.out = read_file(watch_out);
   w.err = read_file(watch_err);
   ASSERT_EQ(prog.status, 0) << prog.err;
   EXPECT_EQ(w.status, 0) << w.err;
