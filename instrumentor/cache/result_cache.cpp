@@ -1,8 +1,9 @@
 #include "result_cache.h"
 
+#include "io/regular_file.hpp"
+
 #include <llvm/Support/BLAKE3.h>
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
@@ -113,11 +114,10 @@ std::string hexOf(const llvm::BLAKE3Result<N> &digest) {
 
 // The BLAKE3 of a file's bytes in hex; "" when it cannot be read.
 std::string contentHash(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!buffer) return "";
+  std::string bytes;
+  if (!hcc::io::read_regular_file(path, hcc::io::kBuildFileLimit, bytes)) return "";
   return hexOf(llvm::BLAKE3::hash<16>(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
-                              (*buffer)->getBufferSize())));
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size())));
 }
 
 // Files whose bytes are worth hashing: the project's, not the system's
@@ -178,9 +178,9 @@ std::string ResultCache::entryPath(const std::string &key) const {
 std::optional<Result> ResultCache::lookup(const std::string &key) const {
   if (!enabled()) return std::nullopt;
   const std::string path = entryPath(key);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!buffer) return std::nullopt;
-  Reader in((*buffer)->getBuffer());
+  std::string bytes;
+  if (!hcc::io::read_regular_file(path, hcc::io::kBuildFileLimit, bytes)) return std::nullopt;
+  Reader in(bytes);
   std::string magic;
   if (!in.str(magic) || magic != kMagic) return std::nullopt;
   // What the parse depended on, checked before anything else is read.

@@ -4,6 +4,8 @@
 #include "recording_fs.h"
 #include "result_cache.h"
 
+#include "io/regular_file.hpp"
+
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -229,9 +231,9 @@ std::optional<PreambleUse> preparePreamble(const std::string &dir, const ClangCo
   const std::string base = dir + "/pch/" + key;
 
   // A stored one: its record says whether it is usable and what it read.
-  if (auto record = llvm::MemoryBuffer::getFile(base + ".deps")) {
+  if (std::string record; hcc::io::read_regular_file(base + ".deps", hcc::io::kBuildFileLimit, record)) {
     llvm::SmallVector<llvm::StringRef, 256> lines;
-    (*record)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+    llvm::StringRef(record).split(lines, '\n', -1, /*KeepEmpty=*/false);
     // A preamble that reached one of the project's headers will again (its
     // text, command line and directory are in the key): no new attempt to
     // precompile it when its inputs change (a configure run rewriting
