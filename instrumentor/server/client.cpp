@@ -116,6 +116,11 @@ Served runOnServer(int fd, const std::vector<std::string> &args, int out_fd, int
   for (;;) {
     errno = 0;
     auto reply = receiveReply(fd, by);
+    // An acknowledgement that arrived as the wait ended still counts: a
+    // worker that got it through is at work, and must not run the request
+    // beside the tool started here. (One sent after the close below fails,
+    // and the worker drops the request.)
+    if (!reply && errno == ETIMEDOUT && worker <= 0) reply = receiveReply(fd, Clock::now());
     if (!reply) {
       s.timed_out = errno == ETIMEDOUT;
       break;
