@@ -5,10 +5,11 @@
 #include "filter.hpp"
 
 #include <cctype>
-#include <fstream>
+#include <cstdio>
 #include <map>
 #include <memory>
-#include <sstream>
+
+#include "io/regular_file.hpp"
 
 namespace hcc::filter {
 
@@ -518,6 +519,27 @@ struct ParseError {
   std::string message;
 };
 
+// A control byte in a rule would reach the matcher, whose wildcards are the
+// bytes 0x01-0x04 (kAny …): `exclude <0x01>` would drop every region. No
+// filter syntax has a use for any of them, so all are refused (a tab is a
+// blank; split_lines already took a CR before a line's end away).
+bool is_control(unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; }
+
+std::string control_message(char byte) {
+  const unsigned char c = static_cast<unsigned char>(byte);
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02x", c);
+  return std::string("control character ") + hex +
+         " (filters are text: printable characters, blanks and tabs only)";
+}
+
+// Throws for the first line with a control byte, comments included.
+void reject_control_bytes(const std::vector<std::string> &lines) {
+  for (size_t i = 0; i < lines.size(); ++i)
+    for (char c : lines[i])
+      if (is_control(static_cast<unsigned char>(c))) throw ParseError{int(i) + 1, control_message(c)};
+}
+
 std::vector<std::string> split_lines(std::string_view text) {
   std::vector<std::string> lines;
   size_t start = 0;
@@ -758,6 +780,7 @@ bool glob_match(std::string_view pattern, std::string_view text, Wildcards w) {
 struct Filter::Impl {
   std::vector<std::unique_ptr<RuleSet>> sets;
   ListRules *plain = nullptr;  // the --hcc-include/--hcc-exclude set, made on first use
+  ListRules &plain_set();
   std::vector<LoopSelection> loops;
 };
 
@@ -770,28 +793,30 @@ Filter &Filter::operator=(Filter &&o) noexcept {
 }
 
 bool Filter::add_file(const std::string &path, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = path + ": cannot read the filter file";
+  // Only a regular file of bounded size: a FIFO would hang the build or
+  // the program, /dev/zero would fill the memory, a directory would read
+  // as an empty filter (io/regular_file.hpp).
+  std::string text, why;
+  if (!io::read_regular_file(path, io::kFilterFileLimit, text, &why)) {
+    error = path + ": cannot read the filter file: " + why;
     return false;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return add_text(ss.str(), path, error);
+  return add_text(text, path, error);
 }
 
 bool Filter::add_text(std::string_view text, const std::string &path, std::string &error) {
   std::vector<std::string> lines = split_lines(text);
-  // The syntax is recognised from the first line that is neither blank nor
-  // a comment.
-  int first = -1;
-  for (size_t i = 0; i < lines.size() && first < 0; ++i) {
-    std::string l = trim(lines[i]);
-    if (!l.empty() && l[0] != '#') first = int(i);
-  }
-  if (first < 0) return true;  // empty: no rules
-  std::string l = trim(lines[first]);
   try {
+    reject_control_bytes(lines);
+    // The syntax is recognised from the first line that is neither blank
+    // nor a comment.
+    int first = -1;
+    for (size_t i = 0; i < lines.size() && first < 0; ++i) {
+      std::string l = trim(lines[i]);
+      if (!l.empty() && l[0] != '#') first = int(i);
+    }
+    if (first < 0) return true;  // empty: no rules
+    std::string l = trim(lines[first]);
     if (l.rfind("BEGIN_", 0) == 0 || l.rfind("END_", 0) == 0) {
       auto set = std::make_unique<ListRules>();
       std::vector<LoopSelection> loops;
@@ -818,34 +843,44 @@ bool Filter::add_text(std::string_view text, const std::string &path, std::strin
   return true;
 }
 
-bool Filter::add_include(const std::string &pattern, std::string &error) {
-  std::string p = trim(pattern);
+// A plain pattern (--hcc-include/--hcc-exclude, HCC_INCLUDE/HCC_EXCLUDE):
+// trimmed, not empty, no control byte (the matcher's wildcards).
+static bool plain_pattern(const std::string &pattern, const char *kind, std::string &p, std::string &error) {
+  p = trim(pattern);
   if (p.empty()) {
-    error = "empty include pattern";
+    error = std::string("empty ") + kind + " pattern";
     return false;
   }
-  if (!impl_->plain) {
+  for (char c : p)
+    if (is_control(static_cast<unsigned char>(c))) {
+      error = std::string(kind) + " pattern: " + control_message(c);
+      return false;
+    }
+  return true;
+}
+
+ListRules &Filter::Impl::plain_set() {
+  if (!plain) {
     auto set = std::make_unique<ListRules>();
-    impl_->plain = set.get();
-    impl_->sets.push_back(std::move(set));
+    plain = set.get();
+    sets.push_back(std::move(set));
   }
-  impl_->plain->has_incl = true;
-  impl_->plain->incl.push_back(make_name_pattern(p, Wildcards::Shell, false));
+  return *plain;
+}
+
+bool Filter::add_include(const std::string &pattern, std::string &error) {
+  std::string p;
+  if (!plain_pattern(pattern, "include", p, error)) return false;
+  ListRules &set = impl_->plain_set();
+  set.has_incl = true;
+  set.incl.push_back(make_name_pattern(p, Wildcards::Shell, false));
   return true;
 }
 
 bool Filter::add_exclude(const std::string &pattern, std::string &error) {
-  std::string p = trim(pattern);
-  if (p.empty()) {
-    error = "empty exclude pattern";
-    return false;
-  }
-  if (!impl_->plain) {
-    auto set = std::make_unique<ListRules>();
-    impl_->plain = set.get();
-    impl_->sets.push_back(std::move(set));
-  }
-  impl_->plain->excl.push_back(make_name_pattern(p, Wildcards::Shell, false));
+  std::string p;
+  if (!plain_pattern(pattern, "exclude", p, error)) return false;
+  impl_->plain_set().excl.push_back(make_name_pattern(p, Wildcards::Shell, false));
   return true;
 }
 

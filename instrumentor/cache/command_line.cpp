@@ -1,9 +1,9 @@
 #include "command_line.h"
 
 #include "filter/filter.hpp"
+#include "io/regular_file.hpp"
 
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 
 #include <cstdlib>
 
@@ -79,8 +79,10 @@ bool parseCommandLine(const std::vector<std::string> &args, CommandLine &cl, std
 
 
 bool cacheKeyParts(const CommandLine &cl, const std::string &self, std::vector<std::string> &parts) {
-  auto source = llvm::MemoryBuffer::getFile(cl.source);
-  if (!source) return false;
+  // Bounded regular files only: a FIFO read here would be empty for the
+  // parse, /dev/zero would never end (io/regular_file.hpp).
+  std::string source;
+  if (!hcc::io::read_regular_file(cl.source, hcc::io::kBuildFileLimit, source)) return false;
   llvm::sys::fs::file_status exe;
   if (llvm::sys::fs::status(self, exe)) return false;
   llvm::SmallString<256> cwd, abs_source(cl.source);
@@ -88,7 +90,7 @@ bool cacheKeyParts(const CommandLine &cl, const std::string &self, std::vector<s
   llvm::sys::fs::make_absolute(abs_source);
   parts = {self, std::to_string(exe.getSize()),
            std::to_string(exe.getLastModificationTime().time_since_epoch().count()),
-           cwd.str().str(), abs_source.str().str(), (*source)->getBuffer().str(),
+           cwd.str().str(), abs_source.str().str(), source,
            cl.main_file_name, openmpOn(cl) ? "openmp" : "no-openmp",
            headersOn(cl) ? "headers" : "no-headers",
            "functions=" + std::to_string(int(cl.functions)) + ",min-size=" + std::to_string(cl.min_size)};
@@ -100,10 +102,10 @@ bool cacheKeyParts(const CommandLine &cl, const std::string &self, std::vector<s
   parts.insert(parts.end(), cl.compile_args.begin(), cl.compile_args.end());
   parts.push_back("--filters");
   for (const std::string &f : cl.filter_files) {
-    auto text = llvm::MemoryBuffer::getFile(f);
-    if (!text) return false;
+    std::string text;
+    if (!hcc::io::read_regular_file(f, hcc::io::kFilterFileLimit, text)) return false;
     parts.push_back(f);
-    parts.push_back((*text)->getBuffer().str());
+    parts.push_back(std::move(text));
   }
   for (const std::string &p : cl.includes) parts.push_back("+" + p);
   for (const std::string &p : cl.excludes) parts.push_back("-" + p);

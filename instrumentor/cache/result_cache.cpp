@@ -2,10 +2,10 @@
 
 #include "private_dir.hpp"
 #include "safe_path.hpp"
+#include "io/regular_file.hpp"
 
 #include <llvm/Support/BLAKE3.h>
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
@@ -117,11 +117,10 @@ std::string hexOf(const llvm::BLAKE3Result<N> &digest) {
 
 // The BLAKE3 of a file's bytes in hex; "" when it cannot be read.
 std::string contentHash(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!buffer) return "";
+  std::string bytes;
+  if (!hcc::io::read_regular_file(path, hcc::io::kBuildFileLimit, bytes)) return "";
   return hexOf(llvm::BLAKE3::hash<16>(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>((*buffer)->getBufferStart()),
-                              (*buffer)->getBufferSize())));
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size())));
 }
 
 // Files whose bytes are worth hashing: the project's, not the system's

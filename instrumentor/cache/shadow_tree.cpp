@@ -1,8 +1,9 @@
 #include "shadow_tree.h"
 #include "atomic_file.h"
 
+#include "io/regular_file.hpp"
+
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Process.h>
 #include <llvm/Support/raw_ostream.h>
@@ -85,8 +86,8 @@ bool writeShadowTree(const std::string &root, const std::vector<OutputFile> &fil
     bool regular = false;
     if (exists(target, regular) && regular) {
       // Another source of this command was first; one text per path.
-      auto had = llvm::MemoryBuffer::getFile(target);
-      if (had && (*had)->getBuffer() != f.text)
+      std::string had;
+      if (hcc::io::read_regular_file(target, hcc::io::kBuildFileLimit, had) && had != f.text)
         messages.push_back("hcc: " + f.name + ": kept the copy another source of this command "
                            "made (it is rewritten differently here)");
       continue;

@@ -1,7 +1,6 @@
 #include "header_shadow.hpp"
 
 #include <cerrno>
-#include <fstream>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -96,10 +95,14 @@ std::vector<std::string> shadow_include_args(const std::vector<std::string> &arg
 
 std::vector<std::pair<std::string, std::string>> shadow_names(const std::string &root) {
   std::vector<std::pair<std::string, std::string>> out;
-  std::ifstream in(root + ".names");
-  for (std::string line; std::getline(in, line);) {
-    size_t tab = line.find('\t');
-    if (tab != std::string::npos) out.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  std::string text;
+  if (!read_file(root + ".names", text)) return out;
+  for (std::string_view rest = text; !rest.empty();) {
+    const size_t nl = rest.find('\n');
+    const std::string_view line = rest.substr(0, nl);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    const size_t tab = line.find('\t');
+    if (tab != std::string_view::npos) out.emplace_back(line.substr(0, tab), line.substr(tab + 1));
   }
   return out;
 }

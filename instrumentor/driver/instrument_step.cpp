@@ -31,6 +31,10 @@ std::optional<ProcessResult> run_in_server(const std::vector<std::string> &cmd, 
   const std::string socket = server::socketPath(tool);
   if (socket.empty()) return std::nullopt;
   int conn = server::connectToServer(socket);
+  if (conn < 0 && errno == EAGAIN) {  // it listens, but its queue is full
+    if (verbose) print_note("the instrumentation server is busy; running the instrumentor here");
+    return std::nullopt;
+  }
   if (conn < 0) {
     if (server::startServer(tool, socket, server::serverIdleSeconds()) && verbose)
       print_note("started the instrumentation server (" + socket + ") for the files after this one");
@@ -53,7 +57,9 @@ std::optional<ProcessResult> run_in_server(const std::vector<std::string> &cmd, 
     pr.term_signal = sig;
     return pr;
   }
-  if (verbose) print_note("the instrumentation server lost the request; running the instrumentor here");
+  if (verbose)
+    print_note(s.timed_out ? "the instrumentation server did not answer in time; running the instrumentor here"
+                           : "the instrumentation server lost the request; running the instrumentor here");
   return std::nullopt;
 }
 

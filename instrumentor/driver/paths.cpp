@@ -2,11 +2,11 @@
 
 #include <climits>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "io/regular_file.hpp"
 
 namespace hcc::driver {
 
@@ -28,10 +28,7 @@ bool file_exists(const std::string &path) {
 }
 
 bool read_file(const std::string &path, std::string &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
+  return io::read_regular_file(path, io::kBuildFileLimit, out);
 }
 
 bool file_contains(const std::string &path, std::string_view needle) {

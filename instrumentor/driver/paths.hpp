@@ -52,7 +52,9 @@ std::string strip_extension(std::string_view path);
 std::string real_path(const std::string &path);  // "" on failure
 bool is_executable_file(const std::string &path);
 bool file_exists(const std::string &path);
-// The file's bytes in `out`; false when it cannot be read.
+// The file's bytes in `out`; false when it cannot be read, is not a regular
+// file (a FIFO, a device, a directory) or is larger than
+// io::kBuildFileLimit (io/regular_file.hpp).
 bool read_file(const std::string &path, std::string &out);
 // Whether the file's bytes contain `needle` (false when it cannot be read).
 bool file_contains(const std::string &path, std::string_view needle);

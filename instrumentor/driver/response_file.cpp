@@ -1,9 +1,6 @@
 #include "response_file.hpp"
 
-#include <cerrno>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "io/regular_file.hpp"
 
 namespace hcc::driver {
 namespace {
@@ -14,30 +11,6 @@ constexpr int kMaxExpansions = 2000;
 
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-bool read_regular_file(const std::string &path, std::string &out) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return false;
-  }
-  out.clear();
-  char buf[8192];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ::close(fd);
-      return false;
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return true;
 }
 
 }  // namespace
@@ -98,7 +71,7 @@ Expansion expand_response_files(const std::vector<std::string> &args) {
   for (size_t i = 0; i < ex.args.size();) {
     const std::string &a = ex.args[i];
     if (a.size() < 2 || a[0] != '@' || expansions >= kMaxExpansions ||
-        !read_regular_file(a.substr(1), text)) {
+        !io::read_regular_file(a.substr(1), io::kBuildFileLimit, text)) {
       ++i;
       continue;
     }

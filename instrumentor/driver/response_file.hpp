@@ -15,8 +15,10 @@ struct Expansion {
 };
 
 // Replaces each readable `@file` by the arguments it contains, recursively
-// (a response file may name another). A `@file` that cannot be read, or is a
-// directory, stays as it is: the compiler reports it just as without hcc.
+// (a response file may name another). A `@file` that cannot be read, is not
+// a regular file (a directory, a FIFO, a device) or is larger than
+// io::kBuildFileLimit stays as it is: the compiler reports it just as
+// without hcc.
 Expansion expand_response_files(const std::vector<std::string> &args);
 
 // Splits response-file text: blanks separate arguments; '…' and "…" group;

@@ -4,6 +4,7 @@
 #include "recording_fs.h"
 #include "result_cache.h"
 
+
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Frontend/CompilerInstance.h>

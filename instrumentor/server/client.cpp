@@ -4,6 +4,7 @@
 #include "protocol.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -76,7 +77,9 @@ std::string socketPath(const std::string &tool) {
 int connectToServer(const std::string &socket_path) {
   sockaddr_un addr{};
   if (socket_path.empty() || socket_path.size() >= sizeof addr.sun_path) return -1;
-  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  // Non-blocking: connect() to a full queue fails at once (EAGAIN) instead
+  // of waiting for room; the protocol waits with deadlines (protocol.h).
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return -1;
   addr.sun_family = AF_UNIX;
   std::memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
@@ -84,7 +87,7 @@ int connectToServer(const std::string &socket_path) {
   do rc = ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr);
   while (rc != 0 && errno == EINTR);
   if (rc != 0) {
-    const int why = errno;  // ECONNREFUSED: a socket nobody listens on
+    const int why = errno;  // ECONNREFUSED: a socket nobody listens on; EAGAIN: a full queue
     ::close(fd);
     errno = why;
     return -1;
@@ -93,7 +96,7 @@ int connectToServer(const std::string &socket_path) {
 }
 
 Served runOnServer(int fd, const std::vector<std::string> &args, int out_fd, int err_fd,
-                   void (*on_pid)(pid_t)) {
+                   void (*on_pid)(pid_t), const Timeouts &timeouts) {
   Served s;
   Request req;
   char cwd[PATH_MAX];
@@ -106,13 +109,30 @@ Served runOnServer(int fd, const std::vector<std::string> &args, int out_fd, int
   ::umask(req.umask);
   req.args = args;
   for (char **e = environ; *e; ++e) req.env.emplace_back(*e);
-  if (!sendRequest(fd, req, out_fd, err_fd)) {
+  if (!sendRequest(fd, req, out_fd, err_fd, deadlineIn(timeouts.send))) {
+    s.timed_out = errno == ETIMEDOUT;
     ::close(fd);
     return s;
   }
-  while (auto reply = receiveReply(fd)) {
+  // First the acknowledgement, then the parse (Timeouts).
+  Deadline by = deadlineIn(timeouts.ack);
+  pid_t worker = 0;
+  for (;;) {
+    errno = 0;
+    auto reply = receiveReply(fd, by);
+    // An acknowledgement that arrived as the wait ended still counts: a
+    // worker that got it through is at work, and must not run the request
+    // beside the tool started here. (One sent after the close below fails,
+    // and the worker drops the request.)
+    if (!reply && errno == ETIMEDOUT && worker <= 0) reply = receiveReply(fd, Clock::now());
+    if (!reply) {
+      s.timed_out = errno == ETIMEDOUT;
+      break;
+    }
     if (reply->first == Reply::Pid) {
-      if (on_pid) on_pid(reply->second);
+      if (worker <= 0) by = deadlineIn(timeouts.work);
+      worker = reply->second;
+      if (on_pid) on_pid(worker);
       continue;
     }
     s.finished = true;
@@ -120,6 +140,15 @@ Served runOnServer(int fd, const std::vector<std::string> &args, int out_fd, int
     break;
   }
   if (on_pid) on_pid(0);
+  if (s.timed_out && worker > 0) {
+    // A worker that took the request and went silent: it must not write
+    // the output later, beside the tool the driver starts now. Its end
+    // closes the connection; the server starts another worker.
+    ::kill(worker, SIGKILL);
+    errno = 0;
+    while (receiveReply(fd, deadlineIn(timeouts.send))) {
+    }
+  }
   ::close(fd);
   return s;
 }

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,12 +25,38 @@ int serverIdleSeconds();
 std::string socketPath(const std::string &tool);
 
 struct Served {
-  bool finished = false;  // the server reported the tool's exit status
+  bool finished = false;   // the server reported the tool's exit status
   int status = 0;
+  bool timed_out = false;  // not finished: the server did not answer in time
+};
+
+// How long the driver waits for each step of a request (protocol.h); past
+// one, it instruments the file itself. A worker acknowledges a request
+// ('P', its pid) as soon as it has taken it, before the parse, so the
+// parse is not under the acknowledgement's limit.
+struct Timeouts {
+  // The request into the socket: a few kB, taken by the kernel's buffer at
+  // once unless the server reads nothing at all.
+  std::chrono::milliseconds send{10'000};
+  // The acknowledgement. What delays it is every worker being busy: the
+  // request waits in the socket's queue while other files are parsed (a
+  // build with more jobs than CPUs), or behind connections that never send
+  // a request, which a worker drops after serve.h's request limit (5 s).
+  // A minute lets a queue of several long parses on a loaded 2-core
+  // machine drain; past it the tool started here costs one start-up.
+  std::chrono::milliseconds ack{60'000};
+  // The exit status, after the acknowledgement: the parse itself. The
+  // largest translation units take well under a minute even on a loaded
+  // machine; ten minutes never cut a real parse short and still end the
+  // wait for a worker that stopped (SIGSTOP, a debugger, a hang). The
+  // worker is then killed (it must not write OUT later, beside the tool
+  // started here) and the server replaces it.
+  std::chrono::milliseconds work{600'000};
 };
 
 // A connection to the server at `socket`, or -1 (errno set) when none
-// listens there.
+// listens there. Does not wait: a server whose queue of connections is full
+// is busy (EAGAIN), like one that is not there.
 int connectToServer(const std::string &socket);
 
 // Runs hcc-instrument's `args` (after the program's name) on the server
@@ -37,7 +64,7 @@ int connectToServer(const std::string &socket);
 // `out_fd` and `err_fd`. `on_pid` receives the pid doing the work while it
 // runs (0 afterwards), so a signal the driver receives can be passed on.
 Served runOnServer(int conn, const std::vector<std::string> &args, int out_fd, int err_fd,
-                   void (*on_pid)(pid_t));
+                   void (*on_pid)(pid_t), const Timeouts &timeouts = {});
 
 // Starts `tool --serve=socket` detached (its own session, no inherited
 // streams); does not wait. False when it could not be started.

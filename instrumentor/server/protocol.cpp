@@ -1,9 +1,11 @@
 #include "protocol.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 namespace hcc::server {
@@ -13,10 +15,30 @@ namespace {
 // far larger is not ours.
 constexpr uint64_t kMaxPayload = 64u << 20;
 
-bool writeAll(int fd, const char *p, size_t n) {
+// Milliseconds left until `by` (0 once it has passed).
+int msLeft(Deadline by) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(by - Clock::now()).count();
+  return left <= 0 ? 0 : left > INT32_MAX ? INT32_MAX : static_cast<int>(left);
+}
+
+// Waits until `fd` is ready for `events` or `by` passes (errno ETIMEDOUT).
+// A peer that stops sending or reading must not hold this side forever.
+bool waitFor(int fd, short events, Deadline by) {
+  for (;;) {
+    pollfd p{fd, events, 0};
+    const int n = ::poll(&p, 1, msLeft(by));
+    if (n > 0) return true;  // ready, or an error/hang-up the next call reports
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) errno = ETIMEDOUT;
+    return false;
+  }
+}
+
+bool writeAll(int fd, const char *p, size_t n, Deadline by) {
   while (n > 0) {
-    ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR) continue;
+    if (!waitFor(fd, POLLOUT, by)) return false;
+    ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     if (w <= 0) return false;
     p += w;
     n -= static_cast<size_t>(w);
@@ -24,10 +46,12 @@ bool writeAll(int fd, const char *p, size_t n) {
   return true;
 }
 
-bool readAll(int fd, char *p, size_t n) {
+bool readAll(int fd, char *p, size_t n, Deadline by) {
   while (n > 0) {
-    ssize_t r = ::read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
+    if (!waitFor(fd, POLLIN, by)) return false;
+    ssize_t r = ::recv(fd, p, n, MSG_DONTWAIT);
+    if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (r == 0) errno = 0;  // the end: no error, no time-out
     if (r <= 0) return false;
     p += r;
     n -= static_cast<size_t>(r);
@@ -91,7 +115,9 @@ struct HeaderMessage {
 
 }  // namespace
 
-bool sendRequest(int sock, const Request &r, int out_fd, int err_fd) {
+Deadline deadlineIn(std::chrono::milliseconds d) { return Clock::now() + d; }
+
+bool sendRequest(int sock, const Request &r, int out_fd, int err_fd, Deadline by) {
   std::string payload;
   putString(payload, r.cwd);
   putU32(payload, static_cast<uint32_t>(r.umask));
@@ -107,18 +133,18 @@ bool sendRequest(int sock, const Request &r, int out_fd, int err_fd) {
   const int fds[2] = {out_fd, err_fd};
   std::memcpy(CMSG_DATA(c), fds, sizeof fds);
   ssize_t n;
-  do n = ::sendmsg(sock, &h.msg, MSG_NOSIGNAL);
-  while (n < 0 && errno == EINTR);
+  do n = waitFor(sock, POLLOUT, by) ? ::sendmsg(sock, &h.msg, MSG_NOSIGNAL | MSG_DONTWAIT) : -2;
+  while (n == -1 && (errno == EINTR || errno == EAGAIN));
   if (n != static_cast<ssize_t>(sizeof h.size)) return false;
-  return writeAll(sock, payload.data(), payload.size());
+  return writeAll(sock, payload.data(), payload.size(), by);
 }
 
-bool receiveRequest(int sock, Request &r, int &out_fd, int &err_fd) {
+bool receiveRequest(int sock, Request &r, int &out_fd, int &err_fd, Deadline by) {
   out_fd = err_fd = -1;
   HeaderMessage h;
   ssize_t n;
-  do n = ::recvmsg(sock, &h.msg, MSG_CMSG_CLOEXEC);
-  while (n < 0 && errno == EINTR);
+  do n = waitFor(sock, POLLIN, by) ? ::recvmsg(sock, &h.msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT) : -2;
+  while (n == -1 && (errno == EINTR || errno == EAGAIN));
   if (n != static_cast<ssize_t>(sizeof h.size)) return false;
   const uint64_t size = h.size;
   for (cmsghdr *c = CMSG_FIRSTHDR(&h.msg); c; c = CMSG_NXTHDR(&h.msg, c)) {
@@ -132,7 +158,7 @@ bool receiveRequest(int sock, Request &r, int &out_fd, int &err_fd) {
   }
   if (out_fd < 0 || err_fd < 0 || size > kMaxPayload) return false;
   std::string payload(size, '\0');
-  if (!readAll(sock, payload.data(), payload.size())) return false;
+  if (!readAll(sock, payload.data(), payload.size(), by)) return false;
   Reader in{payload};
   uint32_t mask = 0;
   if (!in.str(r.cwd) || !in.u32(mask) || !in.strs(r.args) || !in.strs(r.env)) return false;
@@ -140,16 +166,16 @@ bool receiveRequest(int sock, Request &r, int &out_fd, int &err_fd) {
   return in.at == payload.size();
 }
 
-bool sendReply(int sock, Reply kind, int32_t value) {
+bool sendReply(int sock, Reply kind, int32_t value, Deadline by) {
   char b[1 + sizeof value];
   b[0] = static_cast<char>(kind);
   std::memcpy(b + 1, &value, sizeof value);
-  return writeAll(sock, b, sizeof b);
+  return writeAll(sock, b, sizeof b, by);
 }
 
-std::optional<std::pair<Reply, int32_t>> receiveReply(int sock) {
+std::optional<std::pair<Reply, int32_t>> receiveReply(int sock, Deadline by) {
   char b[1 + sizeof(int32_t)];
-  if (!readAll(sock, b, sizeof b)) return std::nullopt;
+  if (!readAll(sock, b, sizeof b, by)) return std::nullopt;
   int32_t v;
   std::memcpy(&v, b + 1, sizeof v);
   if (b[0] != static_cast<char>(Reply::Pid) && b[0] != static_cast<char>(Reply::Status)) return std::nullopt;

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -29,6 +30,15 @@ namespace hcc::server {
 namespace {
 
 constexpr int kMaxWorkers = 32;
+// How long a worker waits for a request once it has accepted a connection.
+// The driver sends its request (a few kB) right after connecting, so it is
+// usually in the socket's buffer before the worker looks; a connection that
+// sends nothing in 5 s is stuck (a client stopped with Ctrl-Z, a stray
+// connect) and must not hold a worker, which all other clients queue for.
+constexpr std::chrono::seconds kRequestTimeout{5};
+// The replies are 5 bytes each; only a client that stopped reading and let
+// its buffer fill could make them wait.
+constexpr std::chrono::seconds kReplyTimeout{5};
 constexpr long kRetireRssKiB = 512L << 10;  // 512 MiB
 
 bool g_retire = false;
@@ -157,7 +167,11 @@ bool sameUser(int conn) {
 void handle(int conn, int null_fd, const RunTool &run) {
   Request req;
   int out_fd = -1, err_fd = -1;
-  const bool ok = receiveRequest(conn, req, out_fd, err_fd) && sendReply(conn, Reply::Pid, ::getpid()) &&
+  // The pid is the acknowledgement the client waits for (client.h's
+  // Timeouts): sent before the work, and refused (EPIPE) by a client that
+  // gave up waiting, whose request is then dropped unrun.
+  const bool ok = receiveRequest(conn, req, out_fd, err_fd, deadlineIn(kRequestTimeout)) &&
+                  sendReply(conn, Reply::Pid, ::getpid(), deadlineIn(kReplyTimeout)) &&
                   ::chdir(req.cwd.c_str()) == 0 && ::dup2(out_fd, 1) >= 0 && ::dup2(err_fd, 2) >= 0;
   if (out_fd >= 0) ::close(out_fd);
   if (err_fd >= 0) ::close(err_fd);
@@ -177,7 +191,7 @@ void handle(int conn, int null_fd, const RunTool &run) {
 
     int status = run(current.args);
     std::fflush(nullptr);
-    sendReply(conn, Reply::Status, status);
+    sendReply(conn, Reply::Status, status, deadlineIn(kReplyTimeout));
   }
   // Without a status the client runs the tool itself.
   ::dup2(null_fd, 1);

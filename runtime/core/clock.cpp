@@ -3,6 +3,10 @@
 
 #include <cstdio>
 #include <cstring>
+#include <sstream>
+#include <string>
+
+#include "io/regular_file.hpp"
 
 namespace hcc::rt {
 
@@ -43,21 +47,20 @@ Pair take_pair() {
 
 bool tsc_usable() {
 #if defined(__x86_64__)
-  FILE *f = std::fopen("/proc/cpuinfo", "r");
-  if (!f) return false;
+  std::string text;
+  if (!io::read_regular_file("/proc/cpuinfo", io::kProcFileLimit, text)) return false;
   // The first "flags" line is enough: the kernel only sets these two flags
   // when every CPU has them.
-  char line[8192];
+  const size_t at = text.rfind("flags", 0) == 0 ? 0 : text.find("\nflags");
+  if (at == std::string::npos) return false;
+  const size_t begin = text.find(':', at), end = text.find('\n', at + 1);
+  if (begin == std::string::npos || begin > end) return false;
+  std::istringstream words(text.substr(begin + 1, end == std::string::npos ? std::string::npos : end - begin - 1));
   bool constant = false, nonstop = false;
-  while (std::fgets(line, sizeof line, f)) {
-    if (std::strncmp(line, "flags", 5) != 0) continue;
-    for (char *tok = std::strtok(line, " \t\n"); tok; tok = std::strtok(nullptr, " \t\n")) {
-      if (std::strcmp(tok, "constant_tsc") == 0) constant = true;
-      if (std::strcmp(tok, "nonstop_tsc") == 0) nonstop = true;
-    }
-    break;
+  for (std::string w; words >> w;) {
+    if (w == "constant_tsc") constant = true;
+    if (w == "nonstop_tsc") nonstop = true;
   }
-  std::fclose(f);
   return constant && nonstop;
 #else
   return false;

@@ -12,9 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <fstream>
-#include <iterator>
 #include <new>
+#include <string>
 
 #include "clock.hpp"
 #include "env.hpp"
@@ -27,6 +26,7 @@
 #include "registry.hpp"
 #include "event_services.hpp"
 #include "thread_state.hpp"
+#include "io/regular_file.hpp"
 
 namespace hcc::rt {
 
@@ -144,8 +144,10 @@ void after_fork_child() {
 // --- run information ---
 
 std::string read_command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string raw;
+  // ARG_MAX is a quarter of the stack limit: with a large one, a command line
+  // past the limit is recorded as the program's name alone.
+  if (!io::read_regular_file("/proc/self/cmdline", io::kProcFileLimit, raw)) return program_invocation_short_name;
   while (!raw.empty() && raw.back() == '\0') raw.pop_back();
   for (char &c : raw)
     if (c == '\0') c = ' ';

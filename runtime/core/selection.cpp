@@ -52,7 +52,8 @@ filter::Filter *names_filter(const char *var) {
   if (!v || !*v) return nullptr;
   auto *f = new filter::Filter;
   std::string error;
-  for (const std::string &n : split_list(v)) f->add_include(n, error);
+  for (const std::string &n : split_list(v))
+    if (!f->add_include(n, error)) std::fprintf(stderr, "hcc: error: %s: %s; that name is ignored\n", var, error.c_str());
   if (f->empty()) {
     std::fprintf(stderr, "hcc: error: %s='%s' names no region; ignored\n", var, v);
     delete f;
@@ -90,7 +91,10 @@ bool selection_init() {
     const char *v = std::getenv(var);
     if (!ok || !v || !*v) continue;
     for (const std::string &p : split_list(v))
-      if (!(var[4] == 'I' ? f->add_include(p, error) : f->add_exclude(p, error))) ok = false;
+      if (ok && !(var[4] == 'I' ? f->add_include(p, error) : f->add_exclude(p, error))) {
+        std::fprintf(stderr, "hcc: error: %s: %s; running unfiltered\n", var, error.c_str());
+        ok = false;
+      }
   }
   if (ok && !f->empty()) g_filter = f;
   else delete f;

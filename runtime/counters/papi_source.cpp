@@ -15,8 +15,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include "io/regular_file.hpp"
 
 #include "counters/source.hpp"
 
@@ -106,22 +109,21 @@ bool counts(const int *codes, int n, std::string *why = nullptr) {
 
 // "AuthenticAMD family 0x1a model 0x2", from /proc/cpuinfo; "" if unknown.
 std::string cpu_identity() {
-  FILE *f = std::fopen("/proc/cpuinfo", "r");
-  if (!f) return "";
+  std::string text;
+  if (!io::read_regular_file("/proc/cpuinfo", io::kProcFileLimit, text)) return "";
   std::string vendor;
   int family = -1, model = -1;
-  char line[512];
-  while (std::fgets(line, sizeof line, f) && (vendor.empty() || family < 0 || model < 0)) {
-    char *colon = std::strchr(line, ':');
-    if (!colon) continue;
-    std::string key(line, size_t(colon - line));
+  std::istringstream lines(text);
+  for (std::string line; (vendor.empty() || family < 0 || model < 0) && std::getline(lines, line);) {
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon);
     key.erase(key.find_last_not_of(" \t") + 1);
-    const char *val = colon + 1 + std::strspn(colon + 1, " \t");
-    if (key == "vendor_id") vendor.assign(val, std::strcspn(val, "\n"));
+    const char *val = line.c_str() + colon + 1 + std::strspn(line.c_str() + colon + 1, " \t");
+    if (key == "vendor_id") vendor = val;
     else if (key == "cpu family") family = std::atoi(val);
     else if (key == "model") model = std::atoi(val);
   }
-  std::fclose(f);
   if (vendor.empty() || family < 0) return "";
   char buf[128];
   std::snprintf(buf, sizeof buf, "%s family 0x%x model 0x%x", vendor.c_str(), unsigned(family), unsigned(model));
@@ -138,13 +140,9 @@ std::string disabled_because(const char *papi_reason) {
     out += ": the libpfm4 that PAPI uses does not know this CPU" + (cpu.empty() ? "" : " (" + cpu + ")") +
            "; its hardware events need a newer libpfm4/PAPI, perf:: events are counted without PAPI";
   } else if (r.find("aranoid") != std::string::npos || r.find("ermission") != std::string::npos) {
-    if (FILE *f = std::fopen("/proc/sys/kernel/perf_event_paranoid", "r")) {
-      int level;
-      if (std::fscanf(f, "%d", &level) == 1)
-        out += ": /proc/sys/kernel/perf_event_paranoid is " + std::to_string(level) +
-               " (2 or less lets a user count its own threads)";
-      std::fclose(f);
-    }
+    if (const int level = perf_event_paranoid(); level != -1)
+      out += ": /proc/sys/kernel/perf_event_paranoid is " + std::to_string(level) +
+             " (2 or less lets a user count its own threads)";
   }
   return out;
 }

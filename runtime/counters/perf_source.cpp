@@ -29,10 +29,12 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <strings.h>
 
 #include "counters/source.hpp"
+#include "io/regular_file.hpp"
 
 namespace hcc::rt::counters {
 namespace {
@@ -145,13 +147,9 @@ std::string refusal(int err, const Attr &a) {
     case EACCES:
     case EPERM: {
       std::string s = "perf_event_open: not permitted";
-      if (FILE *f = std::fopen("/proc/sys/kernel/perf_event_paranoid", "r")) {
-        int level;
-        if (std::fscanf(f, "%d", &level) == 1)
-          s += " (/proc/sys/kernel/perf_event_paranoid is " + std::to_string(level) +
-               "; 2 or less lets a user count its own threads; a container may also forbid the call)";
-        std::fclose(f);
-      }
+      if (const int level = perf_event_paranoid(); level != -1)
+        s += " (/proc/sys/kernel/perf_event_paranoid is " + std::to_string(level) +
+             "; 2 or less lets a user count its own threads; a container may also forbid the call)";
       return s;
     }
     case ENOSYS: return "perf_event_open: the kernel was built without perf events";
@@ -350,6 +348,14 @@ class PerfSource final : public Source {
 };
 
 }  // namespace
+
+int perf_event_paranoid() {
+  std::string text;
+  if (!io::read_regular_file("/proc/sys/kernel/perf_event_paranoid", io::kProcFileLimit, text)) return -1;
+  char *end = nullptr;
+  const long level = std::strtol(text.c_str(), &end, 10);
+  return end == text.c_str() || level == -1 ? -1 : static_cast<int>(level);
+}
 
 Source &perf_source() {
   static auto *s = new PerfSource;  // leaked: used until the last thread ends

@@ -59,6 +59,9 @@ class Source {
   virtual void thread_end(void *handle) = 0;
 };
 
+// /proc/sys/kernel/perf_event_paranoid, for messages; -1 when unknown.
+int perf_event_paranoid();
+
 Source &papi_source();
 void papi_request_multiplex(bool on);  // HCC_METRICS_MULTIPLEX, before open()
 Source &perf_source();

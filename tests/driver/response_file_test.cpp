@@ -1,6 +1,9 @@
 // @file expansion with GCC's quoting rules.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "response_file.hpp"
 #include "test_util.hpp"
 
@@ -49,4 +52,17 @@ TEST(ResponseFile, SelfReferenceTerminates) {
   // Bounded: 2000 expansions, then the compiler gets the rest as it is.
   EXPECT_EQ(ex.args.size(), 2001u);
   EXPECT_EQ(ex.args.back(), "@" + (d / "loop.rsp"));
+}
+
+// Issue 28, item 4: an @file naming a FIFO made hcc wait in open() for a
+// writer for ever; one naming /dev/zero (through a link) read without end.
+// Neither is a regular file: both stay literal, at once, for the compiler.
+TEST(ResponseFile, AFifoOrADeviceStaysLiteralWithoutWaiting) {
+  hcc_test::ScratchDir d;
+  const std::string fifo = d / "args.fifo", zero = d / "zero.rsp";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ASSERT_EQ(::symlink("/dev/zero", zero.c_str()), 0);
+  Expansion ex = expand_response_files({"-c", "@" + fifo, "@" + zero});
+  EXPECT_FALSE(ex.expanded_any);
+  EXPECT_EQ(ex.args, (Args{"-c", "@" + fifo, "@" + zero}));
 }

@@ -7,8 +7,12 @@
 // its own.
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
+
+#include <cstring>
 
 #include <chrono>
 #include <csignal>
@@ -269,6 +273,66 @@ TEST(InstrumentationServer, ASecondFileBeginningAlikePrecompilesTheirPreambleAft
   EXPECT_EQ(program.status, 0) << program.err;
   EXPECT_EQ(program.out, "321\n");
   stop_server(socket);
+}
+
+// A connection to `socket` that will never send anything; -1 on failure.
+int silent_connection(const std::string &socket) {
+  sockaddr_un addr{};
+  if (socket.size() >= sizeof addr.sun_path) return -1;
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, socket.c_str(), socket.size() + 1);
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Issue 28, item 7: connections that never send a request took every worker,
+// and the next hcc waited for its reply until the server went idle
+// (HCC_SERVER_IDLE: here 10 minutes, so only the fix can end the wait). Now
+// a worker drops such a connection after a few seconds and a client that
+// gets no answer in time instruments the file itself: the compile ends
+// under a kill-timeout (150 s) far beyond both limits, instrumented, its
+// program right.
+TEST(InstrumentationServer, SilentConnectionsHoldingEveryWorkerDoNotHangTheNextCompile) {
+  const std::string dir = project("silent");
+  RunResult main_o = run(hcc_in(dir, "HCC_SERVER=off") + "-O2 -c main.c -o main.o");
+  ASSERT_EQ(main_o.status, 0) << main_o.err;
+  const std::string socket = start_server(dir, "600");
+  ASSERT_FALSE(socket.empty());
+  struct Stop {
+    std::string socket;
+    ~Stop() { stop_server(socket); }
+  } stop{socket};
+  // The server and its workers (as many as CPUs, at least 2).
+  size_t workers = 0;
+  ASSERT_TRUE(eventually([&] { return (workers = server_pids(socket).size()) >= 3; })) << listed(server_pids(socket));
+  workers -= 1;
+  std::vector<int> silent;
+  for (size_t i = 0; i < workers + 1; ++i) {
+    const int fd = silent_connection(socket);
+    ASSERT_GE(fd, 0) << std::strerror(errno);
+    silent.push_back(fd);
+  }
+  RunResult r = run("timeout -s KILL 150 sh -c " +
+                    shell_quote(hcc_in(dir, "HCC_SERVER_IDLE=600") + "-O2 -c work.c -o work.o"));
+  for (int fd : silent) ::close(fd);
+  const bool killed = r.status == 124 || r.status == 128 + SIGKILL;
+  ASSERT_FALSE(killed) << "hcc hung behind " << silent.size() << " silent connections\n" << r.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("work.c: 2 function guard(s)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("could not instrument"), std::string::npos) << r.err;
+
+  ASSERT_EQ(run(hcc_in(dir, "HCC_SERVER=off") + "main.o work.o -o app").status, 0);
+  RunResult app = run("cd " + shell_quote(dir) + " && HCC_OUTPUT_DIR=prof src/app");
+  ASSERT_EQ(app.status, 0) << app.err;
+  ASSERT_EQ(run("cd " + shell_quote(dir + "/src") + " && cc -I../inc main.c work.c -o plain").status, 0);
+  EXPECT_EQ(app.out, run(shell_quote(dir + "/src/plain")).out);
+  Profile prof = Profile::load(dir + "/prof");
+  EXPECT_EQ(prof.visits("main/work"), 1);
+  EXPECT_EQ(prof.visits("main/work/step"), 25);
 }
 
 TEST(InstrumentationServer, OffRunsTheToolInEveryCompile) {

@@ -8,6 +8,9 @@
 //   - TAU loop requests, and hcc-report --suggest-filter closing the loop.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -39,10 +42,11 @@ std::string build(const std::string &dir, const std::string &name, const std::st
 }
 
 // Runs exe with `env` (VAR=value ...) writing its profile into dir/out-<tag>.
+// `prefix` goes before the program (a kill-timeout).
 RunResult run_in(const std::string &dir, const std::string &exe, const std::string &tag,
-                 const std::string &env = "") {
+                 const std::string &env = "", const std::string &prefix = "") {
   return run("cd " + shell_quote(dir) + " && env HCC_VERBOSE=0 HCC_OUTPUT_DIR=" + shell_quote(dir + "/out-" + tag) +
-             " " + env + " " + shell_quote(exe));
+             " " + env + " " + prefix + shell_quote(exe));
 }
 
 // path -> visits (summed over locations)
@@ -135,6 +139,74 @@ TEST_F(FilterTest, MalformedFileNamesFileAndLine) {
   EXPECT_EQ(r.out, expected_out_);
   EXPECT_NE(r.err.find("HCC_FILTER=" + prog("bad.tau") + ": " + prog("bad.tau") + ":2:"), std::string::npos) << r.err;
   EXPECT_EQ(tree(Profile::load(dir_ + "/out-bad")), full_tree_);
+}
+
+// Issue 28, item 4: a filter path that is not a regular file hung hcc and
+// the program (a FIFO), spun and aborted (/dev/zero behind a link) or was
+// silently an empty filter (a directory); a huge file was read whole. Now
+// each is a one-line error naming the file: hcc stops before compiling,
+// the program runs unfiltered as for any bad HCC_FILTER. Every command runs
+// under a kill-timeout: a hang fails the test instead of stalling it.
+TEST_F(FilterTest, FilterPathsThatAreNotRegularFilesAreRefusedWithTheirName) {
+  const std::string fifo = dir_ + "/filter.fifo", zero = dir_ + "/zero.tau", folder = dir_ + "/filter.d",
+                    big = dir_ + "/big.filt";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ASSERT_EQ(::symlink("/dev/zero", zero.c_str()), 0);
+  ASSERT_EQ(::mkdir(folder.c_str(), 0700), 0);
+  {
+    std::ofstream(big) << "exclude tiny\n# ";
+  }
+  ASSERT_EQ(::truncate(big.c_str(), (16 << 20) + 1), 0);  // sparse: over the 16 MiB limit
+  const std::pair<std::string, std::string> cases[] = {
+      {fifo, "not a regular file (a FIFO)"},
+      {zero, "not a regular file (a character device)"},
+      {folder, "not a regular file (a directory)"},
+      {big, "larger than the 16 MiB limit"},
+  };
+  const std::string kill_after = "timeout -s KILL 60 ";
+  int n = 0;
+  for (const auto &[path, why] : cases) {
+    const std::string message = path + ": cannot read the filter file: " + why;
+    // Compile time: hcc stops with status 1 and nothing compiled.
+    const std::string obj = dir_ + "/bad.o";
+    RunResult r = run(kill_after + shell_quote(hcc_bin()) + " --hcc-filter=" + shell_quote(path) + " -c " +
+                      shell_quote(prog("callgraph.cpp")) + " -o " + shell_quote(obj));
+    EXPECT_EQ(r.status, 1) << path << "\n" << r.err;
+    EXPECT_EQ(r.err, "hcc: error: " + message + "\n") << path;
+    EXPECT_FALSE(std::ifstream(obj).good()) << path;
+    // Run time: one line naming the variable and the file; unfiltered.
+    const std::string tag = "rt-" + std::to_string(n++);
+    r = run_in(dir_, full_, tag, "HCC_FILTER=" + shell_quote(path), kill_after);
+    EXPECT_EQ(r.status, 0) << path << "\n" << r.err;
+    EXPECT_EQ(r.out, expected_out_) << path;
+    EXPECT_EQ(r.err, "hcc: error: HCC_FILTER=" + path + ": " + message + "; running unfiltered\n") << path;
+    if (r.status == 0) EXPECT_EQ(tree(Profile::load(dir_ + "/out-" + tag)), full_tree_) << path;
+  }
+}
+
+// Issue 28, item 8: 0x01 is the matcher's "any run" wildcard; written raw
+// into a pattern it excluded every region. Now refused with file and line.
+TEST_F(FilterTest, AControlByteInAPatternIsRefusedWithFileAndLine) {
+  const std::string path = dir_ + "/smuggled.filt";
+  std::ofstream(path, std::ios::binary) << "# looks harmless\nexclude \x01\n";
+  const std::string message =
+      path + ":2: control character 0x01 (filters are text: printable characters, blanks and tabs only)";
+  const std::string obj = dir_ + "/smuggled.o";
+  RunResult r = run(shell_quote(hcc_bin()) + " --hcc-filter=" + shell_quote(path) + " -c " +
+                    shell_quote(prog("callgraph.cpp")) + " -o " + shell_quote(obj));
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err, "hcc: error: " + message + "\n");
+  EXPECT_FALSE(std::ifstream(obj).good());
+  r = run_in(dir_, full_, "smuggled", "HCC_FILTER=" + shell_quote(path));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "hcc: error: HCC_FILTER=" + path + ": " + message + "; running unfiltered\n");
+  EXPECT_EQ(tree(Profile::load(dir_ + "/out-smuggled")), full_tree_);
+  // The same byte through HCC_EXCLUDE.
+  r = run_in(dir_, full_, "smuggled-env", "HCC_EXCLUDE=\"$(printf '\\001')\"");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("hcc: error: HCC_EXCLUDE: exclude pattern: control character 0x01"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(tree(Profile::load(dir_ + "/out-smuggled-env")), full_tree_);
 }
 
 TEST_F(FilterTest, PlainIncludeExcludeOptions) {

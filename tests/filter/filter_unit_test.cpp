@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
 using hcc::filter::Filter;
 using hcc::filter::Region;
 
@@ -369,6 +375,71 @@ TEST(CompileTime, TemplatePatternsCompareWithoutArguments) {
   Filter f = parse("BEGIN_EXCLUDE_LIST\ngeo::Matrix<double>::mul_trace\nEND_EXCLUDE_LIST\n");
   EXPECT_TRUE(f.excludes(Region{"geo::Matrix<T>::mul_trace(int) const", "", "a.cpp", true}));
   EXPECT_FALSE(f.excludes(Region{"geo::Matrix<T>::other(int) const", "", "a.cpp", true}));
+}
+
+// Issue 28, item 8: the matcher's wildcards are the bytes 0x01-0x04, so a
+// raw 0x01 in a pattern matched everything (`exclude <0x01>` dropped every
+// region). Every control byte is refused, in every syntax, naming the file
+// and line; a tab stays a blank and a CRLF line end stays allowed.
+TEST(ControlBytes, AreRefusedWithFileAndLineInEverySyntax) {
+  const std::string kMsg = " (filters are text: printable characters, blanks and tabs only)";
+  EXPECT_EQ(parse_error(std::string("# mine\nexclude \x01\n")), "bad.filt:2: control character 0x01" + kMsg);
+  EXPECT_EQ(parse_error(std::string("exclude a\x02z\n")), "bad.filt:1: control character 0x02" + kMsg);
+  EXPECT_EQ(parse_error(std::string("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE \x03x\x04\nSCOREP_REGION_NAMES_END\n")),
+            "bad.filt:2: control character 0x03" + kMsg);
+  EXPECT_EQ(parse_error(std::string("BEGIN_EXCLUDE_LIST\n\"#\"\nvoid f\x01\nEND_EXCLUDE_LIST\n")),
+            "bad.filt:3: control character 0x01" + kMsg);
+  EXPECT_EQ(parse_error(std::string("exclude a\n# a comment with an escape \x1b[1m\n")),
+            "bad.filt:2: control character 0x1b" + kMsg);
+  EXPECT_EQ(parse_error(std::string("exclude a\x7f\n")), "bad.filt:1: control character 0x7f" + kMsg);
+  EXPECT_EQ(parse_error(std::string("exclude a\rb\n")), "bad.filt:1: control character 0x0d" + kMsg);
+  EXPECT_EQ(parse_error(std::string("exclude a\0b\n", 12)), "bad.filt:1: control character 0x00" + kMsg);
+  // Still text: tabs, CRLF line ends, UTF-8.
+  Filter f = parse("exclude\tquick*\r\ninclude caf\xc3\xa9\r\n");
+  EXPECT_TRUE(ex(f, "quicksort"));
+  EXPECT_FALSE(ex(f, "main"));
+}
+
+TEST(ControlBytes, AreRefusedInPlainPatterns) {
+  Filter f;
+  std::string e;
+  EXPECT_FALSE(f.add_exclude(std::string("\x01"), e));
+  EXPECT_EQ(e, "exclude pattern: control character 0x01 (filters are text: printable characters, blanks and tabs only)");
+  EXPECT_FALSE(f.add_include(std::string("ma\x02n"), e));
+  EXPECT_EQ(e.substr(0, 37), "include pattern: control character 0x");
+  EXPECT_TRUE(f.empty());
+  EXPECT_FALSE(ex(f, "anything"));
+}
+
+// Filter::add_file goes through io::read_regular_file: what is not a
+// regular file, or is too large, is an error naming the file, not a hang
+// and not an empty filter.
+TEST(FilterFile, PathsThatAreNotRegularFilesAreErrorsNamingTheFile) {
+  const std::string dir = ::testing::TempDir() + "hcc-filter-file-" + std::to_string(::getpid());
+  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "/dir'").c_str());
+  const std::string fifo = dir + "/f.fifo", zero = dir + "/zero.tau";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ASSERT_EQ(::symlink("/dev/zero", zero.c_str()), 0);
+  const std::string big = dir + "/big.filt";
+  {
+    std::ofstream(big) << "exclude tiny\n# ";
+  }
+  ASSERT_EQ(::truncate(big.c_str(), (16 << 20) + 1), 0);
+  const std::pair<std::string, std::string> cases[] = {
+      {fifo, "not a regular file (a FIFO)"},
+      {zero, "not a regular file (a character device)"},
+      {dir + "/dir", "not a regular file (a directory)"},
+      {big, "larger than the 16 MiB limit"},
+      {dir + "/none", "No such file or directory"},
+  };
+  for (const auto &[path, why] : cases) {
+    Filter f;
+    std::string e;
+    EXPECT_FALSE(f.add_file(path, e)) << path;
+    EXPECT_EQ(e, path + ": cannot read the filter file: " + why);
+    EXPECT_TRUE(f.empty());
+  }
+  std::system(("rm -rf '" + dir + "'").c_str());
 }
 
 }  // namespace

@@ -17,10 +17,11 @@ $cxx $flags -I"$cube" -I"$views" -I/usr/include/libxml2 "$here/cubex_reader.cpp"
   "$cube"/anchor_write.cpp "$cube"/anchor_read.cpp "$cube"/cubex_write.cpp "$cube"/cubex_read.cpp "$cube"/cfg_member.cpp "$views"/summary.cpp \
   "$views"/mpi_summary.cpp "$views"/openmp_summary.cpp -lxml2 -larchive -lfmt -o "$out/cubex_reader"
 # shellcheck disable=SC2086
-$cxx $flags -I"$top/filter" "$here/filter_parser.cpp" "$top/filter/filter.cpp" -o "$out/filter_parser"
+$cxx $flags -I"$top" -I"$top/filter" "$here/filter_parser.cpp" "$top/filter/filter.cpp" "$top/io/regular_file.cpp" \
+  -o "$out/filter_parser"
 # shellcheck disable=SC2086
 $cxx $flags -I"$top/runtime" "$here/env_parser.cpp" "$top/runtime/core/env.cpp" -o "$out/env_parser"
 # shellcheck disable=SC2086
-$cxx $flags -I"$top/instrumentor/driver" "$here/driver_args.cpp" "$top/instrumentor/driver/args.cpp" \
-  "$top/instrumentor/driver/response_file.cpp" -o "$out/driver_args"
+$cxx $flags -I"$top" -I"$top/instrumentor/driver" "$here/driver_args.cpp" "$top/instrumentor/driver/args.cpp" \
+  "$top/instrumentor/driver/response_file.cpp" "$top/io/regular_file.cpp" -o "$out/driver_args"
 echo "$out"

@@ -1,18 +1,30 @@
 // The instrumentation server's wire format (instrumentor/server/protocol.h)
 // over a real socket pair: a request arrives whole, with descriptors that
 // write where the client's do, and a cut request is refused, not guessed.
+// Neither side waits forever for a peer that goes silent: the server's read
+// of a request and the client's waits for the acknowledgement and for the
+// status end at their deadlines (runOnServer against a fake server).
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <string>
 
+#include "client.h"
 #include "protocol.h"
 
 using namespace hcc::server;
+using namespace std::chrono_literals;
 
 namespace {
+
+// Far enough away that no test reaches it.
+Deadline later() { return deadlineIn(std::chrono::minutes(5)); }
 
 struct Pair {
   int client = -1, server = -1;
@@ -24,8 +36,8 @@ struct Pair {
     }
   }
   ~Pair() {
-    ::close(client);
-    ::close(server);
+    if (client >= 0) ::close(client);
+    if (server >= 0) ::close(server);
   }
 };
 
@@ -39,12 +51,12 @@ TEST(ServerProtocol, ARequestArrivesWholeWithDescriptorsThatWriteToTheClientsStr
   sent.args = {"--verbose", "", "-o", "out.c", std::string("nul\0byte", 8)};
   sent.env = {"CPATH=/x:/y", "EMPTY="};
   // The pipe's write end stands for stdout, and stderr both.
-  ASSERT_TRUE(sendRequest(s.client, sent, pipe_fds[1], pipe_fds[1]));
+  ASSERT_TRUE(sendRequest(s.client, sent, pipe_fds[1], pipe_fds[1], later()));
   ::close(pipe_fds[1]);
 
   Request got;
   int out = -1, err = -1;
-  ASSERT_TRUE(receiveRequest(s.server, got, out, err));
+  ASSERT_TRUE(receiveRequest(s.server, got, out, err, later()));
   EXPECT_EQ(got.cwd, sent.cwd);
   EXPECT_EQ(got.umask, sent.umask);
   EXPECT_EQ(got.args, sent.args);
@@ -59,10 +71,10 @@ TEST(ServerProtocol, ARequestArrivesWholeWithDescriptorsThatWriteToTheClientsStr
   EXPECT_EQ(std::string(buf, 2), "oe");
   ::close(pipe_fds[0]);
 
-  ASSERT_TRUE(sendReply(s.server, Reply::Pid, 4242));
-  ASSERT_TRUE(sendReply(s.server, Reply::Status, 3));
-  auto pid = receiveReply(s.client);
-  auto status = receiveReply(s.client);
+  ASSERT_TRUE(sendReply(s.server, Reply::Pid, 4242, later()));
+  ASSERT_TRUE(sendReply(s.server, Reply::Status, 3, later()));
+  auto pid = receiveReply(s.client, later());
+  auto status = receiveReply(s.client, later());
   ASSERT_TRUE(pid && status);
   EXPECT_EQ(pid->first, Reply::Pid);
   EXPECT_EQ(pid->second, 4242);
@@ -79,13 +91,110 @@ TEST(ServerProtocol, ACutRequestOrAMissingStatusIsAFailure) {
     ::shutdown(s.client, SHUT_WR);
     Request r;
     int out = -1, err = -1;
-    EXPECT_FALSE(receiveRequest(s.server, r, out, err)) << "no descriptors and no payload";
+    EXPECT_FALSE(receiveRequest(s.server, r, out, err, later())) << "no descriptors and no payload";
   }
   {
     Pair s;
     ::shutdown(s.server, SHUT_WR);
-    EXPECT_FALSE(receiveReply(s.client)) << "a worker that died says nothing";
+    EXPECT_FALSE(receiveReply(s.client, later())) << "a worker that died says nothing";
   }
+}
+
+// A connection that sends nothing (item 7 of issue 28: such connections
+// held every worker forever): the read of the request ends at its deadline.
+TEST(ServerProtocol, ARequestThatNeverComesEndsAtItsDeadline) {
+  Pair s;
+  Request r;
+  int out = -1, err = -1;
+  errno = 0;
+  EXPECT_FALSE(receiveRequest(s.server, r, out, err, deadlineIn(200ms)));
+  EXPECT_EQ(errno, ETIMEDOUT);
+  EXPECT_EQ(out, -1);
+  EXPECT_EQ(err, -1);
+  // Half a request: the header and nothing more.
+  uint64_t size = 100;
+  ASSERT_EQ(::write(s.client, &size, sizeof size), static_cast<ssize_t>(sizeof size));
+  errno = 0;
+  EXPECT_FALSE(receiveRequest(s.server, r, out, err, deadlineIn(200ms)));
+}
+
+// The client's side against a server that accepted and then says nothing:
+// runOnServer gives up (timed_out), so the driver instruments the file itself.
+TEST(ServerClient, AServerThatNeverAcknowledgesIsGivenUp) {
+  Pair s;
+  Timeouts t;
+  t.ack = 300ms;
+  Served got = runOnServer(s.client, {"-o", "out.c", "in.c", "--"}, 2, 2, nullptr, t);
+  s.client = -1;  // closed by runOnServer
+  EXPECT_FALSE(got.finished);
+  EXPECT_TRUE(got.timed_out);
+  // The request did arrive; only the answer was missing.
+  Request r;
+  int out = -1, err = -1;
+  ASSERT_TRUE(receiveRequest(s.server, r, out, err, deadlineIn(2s)));
+  EXPECT_EQ(r.args, (std::vector<std::string>{"-o", "out.c", "in.c", "--"}));
+  ::close(out);
+  ::close(err);
+  // The client is gone: the acknowledgement a late worker sends is refused,
+  // and the worker drops the request unrun (serve.cpp).
+  EXPECT_FALSE(sendReply(s.server, Reply::Pid, 1, deadlineIn(2s)));
+}
+
+// A worker that acknowledged (its pid) and then hangs: past the work limit the
+// client kills it, so it cannot write the output later, and gives up.
+TEST(ServerClient, AWorkerSilentPastTheWorkLimitIsKilledAndGivenUp) {
+  Pair s;
+  const pid_t worker = ::fork();
+  ASSERT_GE(worker, 0);
+  if (worker == 0) {  // the stuck worker: holds the connection, says nothing
+    for (;;) ::pause();
+  }
+  // Its acknowledgement, sent here on its behalf; then only it holds the
+  // server's end.
+  ASSERT_TRUE(sendReply(s.server, Reply::Pid, worker, later()));
+  ::close(s.server);
+  s.server = -1;
+  Timeouts t;
+  t.work = 300ms;
+  Served got = runOnServer(s.client, {"in.c"}, 2, 2, nullptr, t);
+  s.client = -1;
+  EXPECT_FALSE(got.finished);
+  EXPECT_TRUE(got.timed_out);
+  int status = 0;
+  ASSERT_EQ(::waitpid(worker, &status, 0), worker);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "status " << status;
+}
+
+// A worker that answers in time is waited for past the acknowledgement's
+// limit: the parse is under the work limit only.
+TEST(ServerClient, AnAcknowledgedParseLongerThanTheAckLimitStillCounts) {
+  Pair s;
+  const pid_t worker = ::fork();
+  ASSERT_GE(worker, 0);
+  if (worker == 0) {
+    ::close(s.client);
+    Request r;
+    int out = -1, err = -1;
+    if (!receiveRequest(s.server, r, out, err, later())) ::_exit(1);
+    ::usleep(600 * 1000);  // a parse longer than the ack limit below
+    sendReply(s.server, Reply::Status, 7, later());
+    ::_exit(0);
+  }
+  // The acknowledgement is there before the client looks (sent on the
+  // worker's behalf), so only the parse's length is in question.
+  ASSERT_TRUE(sendReply(s.server, Reply::Pid, worker, later()));
+  ::close(s.server);
+  s.server = -1;
+  Timeouts t;
+  t.ack = 200ms;
+  Served got = runOnServer(s.client, {"in.c"}, 2, 2, nullptr, t);
+  s.client = -1;
+  EXPECT_TRUE(got.finished);
+  EXPECT_FALSE(got.timed_out);
+  EXPECT_EQ(got.status, 7);
+  int status = 0;
+  ASSERT_EQ(::waitpid(worker, &status, 0), worker);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
 }
 
 }  // namespace

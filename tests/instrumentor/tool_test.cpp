@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -399,6 +400,26 @@ TEST(Tool, MissingSourceFails) {
   Process r = run({kTool, "-o", dir.file("o.c"), dir.file("missing.c"), "--"});
   EXPECT_NE(r.status, 0);
   EXPECT_EQ(r.out, "");
+}
+
+// Issue 28, item 4, in hcc-instrument itself (started by hcc, by a build
+// that calls it directly, or in the server's workers): a --filter that is
+// a FIFO or a link to /dev/zero is refused at once with exit 3 and the file
+// named, instead of a wait for a writer or a read without end. Run under a
+// kill-timeout: a hang is a failure, not a stalled suite.
+TEST(Tool, AFilterThatIsNotARegularFileIsRefusedAtOnce) {
+  TempDir dir;
+  std::string src = dir.write("app.cpp", "int sq(int x) { return x * x; }\n");
+  const std::string fifo = dir.file("f.fifo"), zero = dir.file("zero.tau");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ASSERT_EQ(::symlink("/dev/zero", zero.c_str()), 0);
+  const std::pair<std::string, std::string> cases[] = {{fifo, "a FIFO"}, {zero, "a character device"}};
+  for (const auto &[filter, kind] : cases) {
+    Process r = run({"timeout", "-s", "KILL", "60", kTool, "--filter=" + filter, "-o", dir.file("out.cpp"), src, "--"});
+    EXPECT_EQ(r.status, 3) << filter << "\n" << r.out;
+    EXPECT_EQ(r.out, "hcc: error: " + filter + ": cannot read the filter file: not a regular file (" + kind + ")\n");
+    EXPECT_FALSE(exists(dir.file("out.cpp")));
+  }
 }
 
 }  // namespace
