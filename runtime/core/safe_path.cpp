@@ -2,11 +2,13 @@
 #include "safe_path.hpp"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <deque>
 #include <vector>
 
@@ -137,6 +139,67 @@ int make_new_dir_at(int parent, const std::string &base, std::string &name, std:
   name = base;
   error = "too many directories with this name";
   return -1;
+}
+
+namespace {
+
+// A directory of ours nobody else may enter or write into: what
+// make_private_dir_at made (someone who can rename in the parent could have
+// swapped the name for a directory of theirs since).
+bool is_private_dir(int fd, std::string &error) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+    error = "not a private directory of this user (owner uid " + std::to_string(st.st_uid) + ", mode " +
+            std::to_string(st.st_mode & 0777) + " decimal)";
+    return false;
+  }
+  return true;
+}
+
+std::string random_suffix() {
+  unsigned char bytes[6] = {};
+  if (getrandom(bytes, sizeof bytes, 0) != ssize_t(sizeof bytes)) {
+    // No entropy source: names are still never reused (mkdirat fails on any).
+    static unsigned counter = 0;
+    const unsigned long long mix = (unsigned long long)getpid() * 1000003ull + (unsigned long long)time(nullptr) + ++counter;
+    for (std::size_t i = 0; i < sizeof bytes; ++i) bytes[i] = (unsigned char)(mix >> (8 * i));
+  }
+  static const char kDigits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::string s;
+  for (unsigned char b : bytes) s += kDigits[b % 36];
+  return s;
+}
+
+}  // namespace
+
+int make_private_dir_at(int parent, const std::string &base, std::string &name, std::string &error) {
+  for (int n = 0; n < 100; ++n) {
+    name = base + "-" + random_suffix();
+    if (mkdirat(parent, name.c_str(), 0700) != 0) {
+      if (errno == EEXIST) continue;
+      error = std::strerror(errno);
+      return -1;
+    }
+    return open_private_dir_at(parent, name, error);
+  }
+  error = "no free name for a private directory";
+  return -1;
+}
+
+int open_private_dir_at(int parent, const std::string &name, std::string &error) {
+  FdGuard fd(openat(parent, name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (fd.fd < 0) {
+    error = std::strerror(errno);
+    return -1;
+  }
+  if (!is_private_dir(fd.fd, error)) return -1;
+  const int out = fd.fd;
+  fd.fd = -1;
+  return out;
 }
 
 int create_file_at(int dir, const std::string &base, std::string &name, std::string &error) {

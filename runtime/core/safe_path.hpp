@@ -23,6 +23,19 @@ int open_dir_creating(const std::string &path, std::string &error);
 // name in `name`, or -1 with the reason in `error`.
 int make_new_dir_at(int parent, const std::string &base, std::string &name, std::string &error);
 
+// Creates a private directory that did not exist before inside `parent`
+// (mkdirat, mode 0700): base-XXXXXX with a random suffix, so nobody can
+// reserve its names in advance. Whatever another user can do in `parent`,
+// nothing can be planted inside it. Returns its handle (O_PATH) and its name
+// in `name`, or -1 with the reason in `error`.
+int make_private_dir_at(int parent, const std::string &base, std::string &name, std::string &error);
+
+// Opens `name` in `parent` (never through a link) and checks it is a
+// private directory of ours (owned by us, no access for group or others),
+// e.g. one another process of the same job made with make_private_dir_at.
+// Returns its handle (O_PATH), or -1 with the reason in `error`.
+int open_private_dir_at(int parent, const std::string &name, std::string &error);
+
 // Creates a new file in `dir` exclusively (O_EXCL|O_NOFOLLOW, mode 0666 less
 // the umask): base, base.1, base.2 ... Returns the descriptor and its name in
 // `name`, or -1 with the reason in `error`.
