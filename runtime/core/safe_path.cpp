@@ -62,12 +62,20 @@ int open_dir_creating(const std::string &path, std::string &error) {
     todo.pop_front();
     const std::string here = walked + "/" + part;
     int next = openat(dir.fd, part.c_str(), kDirFlags | O_NOFOLLOW);
+    bool created = false;
     if (next < 0 && errno == ENOENT) {
-      if (mkdirat(dir.fd, part.c_str(), 0777) != 0 && errno != EEXIST) {
+      created = mkdirat(dir.fd, part.c_str(), 0777) == 0;
+      if (!created && errno != EEXIST) {
         error = "cannot create '" + here + "': " + std::strerror(errno);
         return -1;
       }
       next = openat(dir.fd, part.c_str(), kDirFlags | O_NOFOLLOW);
+    }
+    if (next < 0 && created && (errno == ELOOP || errno == ENOTDIR)) {
+      // We made a directory here a moment ago: a link now at its name was
+      // swapped in by someone else, whoever owns it.
+      error = "'" + here + "' was replaced by something else right after it was created: refusing to follow it";
+      return -1;
     }
     if (next < 0 && (errno == ELOOP || errno == ENOTDIR)) {
       struct stat st, holder;

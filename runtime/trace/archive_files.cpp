@@ -78,7 +78,10 @@ bool still_ours(const ArchiveDir &dir, const Claim &claim, int i, std::string *w
     if (what_now) *what_now = "it is gone";
     return false;
   }
-  if (st.st_dev == claim.dev[i] && st.st_ino == claim.ino[i]) return true;
+  // Also the type and the owner: an inode number freed by someone removing
+  // ours can come straight back as their link.
+  const bool type_ok = i == 0 ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+  if (type_ok && st.st_uid == geteuid() && st.st_dev == claim.dev[i] && st.st_ino == claim.ino[i]) return true;
   if (what_now)
     *what_now = S_ISLNK(st.st_mode) ? "now a symbolic link owned by uid " + std::to_string(st.st_uid)
                                     : "now a file owned by uid " + std::to_string(st.st_uid);
