@@ -40,7 +40,7 @@ FdGuard::~FdGuard() {
   if (fd >= 0) close(fd);
 }
 
-int open_dir_creating(const std::string &path, std::string &error) {
+int open_dir_creating(const std::string &path, std::string &error, bool create) {
   // O_PATH: a directory we may search but not list (mode 0711, usual for
   // home directories on shared machines) must still be walked through; the
   // *at calls below all accept such a handle.
@@ -63,7 +63,7 @@ int open_dir_creating(const std::string &path, std::string &error) {
     const std::string here = walked + "/" + part;
     int next = openat(dir.fd, part.c_str(), kDirFlags | O_NOFOLLOW);
     bool created = false;
-    if (next < 0 && errno == ENOENT) {
+    if (next < 0 && errno == ENOENT && create) {
       created = mkdirat(dir.fd, part.c_str(), 0777) == 0;
       if (!created && errno != EEXIST) {
         error = "cannot create '" + here + "': " + std::strerror(errno);

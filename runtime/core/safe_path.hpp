@@ -15,7 +15,8 @@ namespace hcc::rt {
 // fs.protected_symlinks=1, here applied everywhere and whatever the sysctl
 // says: a link planted by anyone else is refused. Returns the handle
 // (O_PATH|O_CLOEXEC: good for the *at calls, not for reading), or -1 with the reason in `error` (naming the component).
-int open_dir_creating(const std::string &path, std::string &error);
+// With `create` false, a missing component is an error instead ($TMPDIR).
+int open_dir_creating(const std::string &path, std::string &error, bool create = true);
 
 // Creates a directory that did not exist before inside `parent`: base,
 // base-1, base-2 ... (mkdirat never follows a link, and fails on any existing
