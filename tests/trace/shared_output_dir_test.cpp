@@ -76,11 +76,14 @@ std::string build(const std::string &dir, const std::string &src) {
   return exe;
 }
 
+// For the attacker's command line, which run_as_other_user puts in single quotes.
+std::string dq(const std::string &s) { return "\"" + s + "\""; }
+
 // Starts the attacker (tests/support/swap_when_claimed.c) as the other user,
 // in the background; returns its pid.
 pid_t start_attacker(const Scene &s, const std::string &args) {
   const std::string swap = compile(s.dir, HCC_SUPPORT_DIR "/swap_when_claimed.c", "swap_when_claimed");
-  EXPECT_EQ(hcc::test::run_as_other_user(shell_quote(swap) + " " + args + " >" + s.logs + "/swap.out 2>&1 & echo $! >" +
+  EXPECT_EQ(hcc::test::run_as_other_user(dq(swap) + " " + args + " >" + s.logs + "/swap.out 2>&1 & echo $! >" +
                                          s.logs + "/swap.pid"),
             0);
   return pid_t(std::stol(read_file(s.logs + "/swap.pid")));
@@ -117,7 +120,7 @@ TEST_P(TraceClaimSwappedByAnotherUser, NothingIsWrittenThroughTheLinksAndTheArch
   const std::string dir_target = where == std::string("victim") ? s.victim : s.trap;
   // Triggered by traces/, the last name claimed (and, before, made by OTF2
   // once the anchor and definitions were claimed).
-  const pid_t attacker = start_attacker(s, shell_quote(s.out) + " traces 60 traces.otf2=" + s.secret +
+  const pid_t attacker = start_attacker(s, dq(s.out) + " traces 60 traces.otf2=" + s.secret +
                                                  " traces.def=" + s.secret + " traces=" + dir_target);
 
   const RunResult r = run("HCC_TRACE=1 HCC_OUTPUT_DIR=" + shell_quote(s.out) + " " + shell_quote(exe));
@@ -204,7 +207,7 @@ TEST(OutputDirectorySwappedByAnotherUser, EveryFileStillGoesToTheDirectoryFirstO
   const Scene s = set_scene("output-dir-swapped", other);
   const std::string exe = build(s.dir, "longrun.c");
   fs::create_directory(s.out + "/run");
-  const pid_t attacker = start_attacker(s, shell_quote(s.out) + " run/snapshot.cubex 60 run=" + s.victim);
+  const pid_t attacker = start_attacker(s, dq(s.out) + " run/snapshot.cubex 60 run=" + s.victim);
   const RunResult r = run("HCC_VERBOSE=0 HCC_SNAPSHOT=0.2 HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(s.out + "/run") + " " +
                           shell_quote(exe));
   ASSERT_TRUE(attacker_swapped(s, attacker)) << "the attacker never saw the first snapshot: "
@@ -217,4 +220,40 @@ TEST(OutputDirectorySwappedByAnotherUser, EveryFileStillGoesToTheDirectoryFirstO
   for (const char *f : {"profile.cubex", "summary.txt", "snapshot.cubex", "gmon.out"})
     EXPECT_TRUE(fs::is_regular_file(s.out + "/moved-run/" + f)) << f;
   EXPECT_EQ(read_file(s.secret), kSecret);
+}
+
+// TMPDIR=<a directory another user owns>: once the spill directory
+// hcc-trace-<pid>-XXXXXX is there (main's first flush), that user renames it
+// aside and puts in its place a link to a directory of its own where
+// thread-1.records leads to the root-only file. Before, the worker's spill
+// file was opened by that path with O_TRUNC: the root-only file was
+// truncated and filled with trace records. Now the spill directory is used
+// through its handle only and the file is created O_EXCL|O_NOFOLLOW: the
+// trace is complete and the root-only file keeps its bytes.
+TEST(SpillDirectorySwappedByAnotherUser, SpillFilesStayInTheDirectoryMadeForThem) {
+  std::string why;
+  const uid_t other = hcc::test::other_user(why);
+  if (other == uid_t(-1)) GTEST_SKIP() << why;
+  const Scene s = set_scene("spill-dir-swapped", other);
+  for (const char *f : {"thread-1.records", "thread-0.records"}) {
+    fs::create_symlink(s.secret, s.trap + "/" + f);
+    EXPECT_EQ(lchown((s.trap + "/" + f).c_str(), other, gid_t(-1)), 0);
+  }
+  const std::string exe = build(s.dir, "late_thread.c");
+  const pid_t attacker = start_attacker(s, dq(s.out) + " \"hcc-trace-*\" 60 %=" + s.trap);
+  const RunResult r = run("TMPDIR=" + shell_quote(s.out) + " HCC_VERBOSE=0 HCC_TRACE=1 HCC_TRACE_BUFFER=1K HCC_OUTPUT_DIR=" +
+                          shell_quote(s.dir + "/profile") + " " + shell_quote(exe));
+  ASSERT_TRUE(attacker_swapped(s, attacker)) << "the attacker never saw the spill directory: "
+                                             << read_file(s.logs + "/swap.out") << r.err;
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "144 610\n");
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(read_file(s.secret), kSecret) << "the root-only file was overwritten";
+  for (const char *f : {"thread-1.records", "thread-0.records"}) EXPECT_TRUE(fs::is_symlink(s.trap + "/" + f)) << f;
+  std::string error;
+  long fib = 0;
+  for (const auto &e : hcc::trace_test::read_events(s.dir + "/profile/traces.otf2", &error))
+    fib += e.kind == "ENTER" && e.region == "fib";
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(fib, 465 + 1973);
 }
