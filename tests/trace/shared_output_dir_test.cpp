@@ -257,3 +257,30 @@ TEST(SpillDirectorySwappedByAnotherUser, SpillFilesStayInTheDirectoryMadeForThem
   EXPECT_EQ(error, "");
   EXPECT_EQ(fib, 465 + 1973);
 }
+
+// The other user's links planted before the run at every name the run
+// writes in its output directory — profile.cubex, summary.txt,
+// snapshot.cubex, gmon.out — all leading to the root-only file, with and
+// without HCC_OVERWRITE=1: the file keeps its bytes (each is written to a
+// file created O_EXCL|O_NOFOLLOW, then linked or renamed onto its name,
+// which never follows a link). A guard: this already held before issue 28.
+TEST(PlantedByAnotherUser, LinksAtEveryOutputNameAreNeverWrittenThrough) {
+  std::string why;
+  const uid_t other = hcc::test::other_user(why);
+  if (other == uid_t(-1)) GTEST_SKIP() << why;
+  for (const char *overwrite : {"0", "1"}) {
+    SCOPED_TRACE(std::string("HCC_OVERWRITE=") + overwrite);
+    const Scene s = set_scene(std::string("planted-by-other-") + overwrite, other);
+    for (const char *f : {"profile.cubex", "summary.txt", "snapshot.cubex", "gmon.out"}) {
+      fs::create_symlink(s.secret, s.out + "/" + f);
+      EXPECT_EQ(lchown((s.out + "/" + f).c_str(), other, gid_t(-1)), 0);
+    }
+    const std::string exe = build(s.dir, "longrun.c");
+    const RunResult r = run("HCC_VERBOSE=0 HCC_SNAPSHOT=0.5 HCC_GPROF=1 HCC_OVERWRITE=" + std::string(overwrite) +
+                            " HCC_OUTPUT_DIR=" + shell_quote(s.out) + " " + shell_quote(exe));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "done: yes\n");
+    EXPECT_EQ(read_file(s.secret), kSecret) << "the root-only file was overwritten";
+    EXPECT_EQ(fs::status(s.secret).permissions(), fs::perms(0600));
+  }
+}
