@@ -308,7 +308,6 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
 
   // 3. Statistics up; rank 0 writes the global definitions.
   const double spt = clock_seconds_per_tick();
-  OTF2_ErrorCode rc = OTF2_SUCCESS;
   std::string summary_line;  // rank 0: for HCC_VERBOSE
   {
     wire::Out o;
@@ -384,7 +383,7 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
           api.OTF2_GlobalDefWriter_WriteLocation(g, loc, str("thread " + std::to_string(t)),
                                                  OTF2_LOCATION_TYPE_CPU_THREAD, rk.events[t], OTF2_LocationGroupRef(r));
       }
-      rc = api.OTF2_Archive_Close(archive);
+      OTF2_ErrorCode rc = api.OTF2_Archive_Close(archive);
       archive = nullptr;
       const uint64_t bytes = archive_bytes(archive_dir, name);
       const double per_million = total_events ? double(bytes) / double(total_events) * 1e6 : 0;
@@ -426,7 +425,7 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
     set_profile_attr("hcc.trace", "not put in place: " + refused);
     return;
   }
-  if (settings().verbose >= 1 && rc == OTF2_SUCCESS)
+  if (settings().verbose >= 1)
     std::fprintf(stderr, "hcc: trace written to %s/%s.otf2 (%s)\n", dir.c_str(), name.c_str(), summary_line.c_str());
 }
 
