@@ -192,9 +192,12 @@ int make_private_dir_at(int parent, const std::string &base, std::string &name, 
       error = std::strerror(errno);
       return -1;
     }
-    return open_private_dir_at(parent, name, error);
+    // Swapped for something else the moment it was made (someone who can
+    // rename in `parent`): left to them, another name is tried.
+    const int fd = open_private_dir_at(parent, name, error);
+    if (fd >= 0) return fd;
   }
-  error = "no free name for a private directory";
+  error = "no private directory could be made (" + (error.empty() ? std::string("no free name") : error) + ")";
   return -1;
 }
 

@@ -27,7 +27,8 @@ int make_new_dir_at(int parent, const std::string &base, std::string &name, std:
 // Creates a private directory that did not exist before inside `parent`
 // (mkdirat, mode 0700): base-XXXXXX with a random suffix, so nobody can
 // reserve its names in advance. Whatever another user can do in `parent`,
-// nothing can be planted inside it. Returns its handle (O_PATH) and its name
+// nothing can be planted inside it (one swapped away the moment it was made
+// is left, and another name tried). Returns its handle (O_PATH) and its name
 // in `name`, or -1 with the reason in `error`.
 int make_private_dir_at(int parent, const std::string &base, std::string &name, std::string &error);
 
