@@ -121,9 +121,8 @@ std::string publish(const std::string &bytes, std::string &error) {
   std::string tag = run.fork_child ? ".fork-" + std::to_string(run.pid)
                     : current_file_tag().empty() ? ""
                                                  : "." + current_file_tag();
-  std::string dir = prepare_output_dir(&error);
-  if (dir.empty()) return "";
-  FdGuard dirfd(open_dir_creating(dir, error));
+  std::string dir;
+  FdGuard dirfd(output_dir_handle(dir, &error));
   if (dirfd.fd < 0) return "";
   std::string tmp;
   FdGuard fd(create_file_at(dirfd.fd, ".gmon.out" + tag + ".new." + std::to_string(getpid()), tmp, error));

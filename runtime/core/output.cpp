@@ -31,6 +31,9 @@ std::string &chosen_dir() {
   return *d;
 }
 
+// The chosen directory's handle, opened when it was chosen (-1 = not yet).
+int g_dir_fd = -1;
+
 std::string errno_text(int e) { return std::strerror(e); }
 
 std::string default_dir_name() {
@@ -184,16 +187,18 @@ std::string prepare_output_dir(std::string *error) {
   std::string why;
   if (chosen_dir().empty()) {
     const std::string wanted = absolute(settings().output_dir);
+    if (g_dir_fd >= 0) close(g_dir_fd);
+    g_dir_fd = -1;
     if (!wanted.empty()) {
-      FdGuard fd(open_dir_creating(wanted, why));
-      if (fd.fd >= 0) chosen_dir() = wanted;
+      g_dir_fd = open_dir_creating(wanted, why);
+      if (g_dir_fd >= 0) chosen_dir() = wanted;
       else why = "cannot create output directory '" + wanted + "': " + why;
     } else {
       const std::string parent = run_info().start_dir.empty() ? "." : run_info().start_dir;
       std::string name;
       FdGuard parent_fd(open_dir_creating(parent, why));
-      FdGuard fd(parent_fd.fd < 0 ? -1 : make_new_dir_at(parent_fd.fd, default_dir_name(), name, why));
-      if (fd.fd >= 0) chosen_dir() = parent + "/" + name;
+      g_dir_fd = parent_fd.fd < 0 ? -1 : make_new_dir_at(parent_fd.fd, default_dir_name(), name, why);
+      if (g_dir_fd >= 0) chosen_dir() = parent + "/" + name;
       else why = "cannot create output directory '" + parent + "/" + (name.empty() ? default_dir_name() : name) + "': " + why;
     }
   }
@@ -201,6 +206,27 @@ std::string prepare_output_dir(std::string *error) {
   pthread_mutex_unlock(&g_lock);
   if (error) *error = why;
   return dir;
+}
+
+int output_dir_handle(std::string &dir, std::string *error) {
+  std::string why;
+  dir = prepare_output_dir(&why);
+  if (dir.empty()) {
+    if (error) *error = why.empty() ? "no output directory" : why;
+    return -1;
+  }
+  pthread_mutex_lock(&g_lock);
+  struct stat st;
+  if (g_dir_fd >= 0 && (fstat(g_dir_fd, &st) != 0 || st.st_nlink == 0)) {
+    close(g_dir_fd);  // removed since it was chosen: created again below
+    g_dir_fd = -1;
+  }
+  if (g_dir_fd < 0) g_dir_fd = open_dir_creating(dir, why);
+  const int fd = g_dir_fd >= 0 ? fcntl(g_dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
+  if (g_dir_fd >= 0 && fd < 0) why = std::strerror(errno);
+  pthread_mutex_unlock(&g_lock);
+  if (fd < 0 && error) *error = "cannot open output directory '" + dir + "': " + why;
+  return fd;
 }
 
 void output_lock() { pthread_mutex_lock(&g_lock); }
@@ -228,13 +254,10 @@ void set_output_dir_for_testing(const std::string &dir) {
 
 std::string write_profile(const profile::Profile &p) {
   FileNames names = file_names();
-  std::string error;
-  std::string dir = prepare_output_dir(&error);
-  if (!dir.empty()) {
+  std::string error, dir;
+  FdGuard dirfd(output_dir_handle(dir, &error));
+  if (dirfd.fd >= 0) {
     try {
-      std::string why;  // opened again: it may have been removed since it was chosen (at fork)
-      FdGuard dirfd(open_dir_creating(dir, why));
-      if (dirfd.fd < 0) throw std::runtime_error("cannot create output directory '" + dir + "': " + why);
       names = write_files(p, dirfd.fd, dir, names);
       if (settings().verbose >= 1) {
         std::fprintf(stderr, "hcc: profile written to %s/%s\n", dir.c_str(), names.cubex().c_str());

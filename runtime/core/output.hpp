@@ -13,6 +13,13 @@ namespace hcc::rt {
 // and child share it) and at finalize.
 std::string prepare_output_dir(std::string *error = nullptr);
 
+// A handle on the output directory (O_PATH; the caller closes it), with its
+// name in `dir`: the directory prepare_output_dir opened, kept open for the
+// whole run, so every file of the run lands in the directory chosen, whatever
+// is renamed or linked at its name since (issue 28). Opened anew by name only
+// when that directory was removed meanwhile. -1 with the reason in `error`.
+int output_dir_handle(std::string &dir, std::string *error = nullptr);
+
 // Writes profile.cubex and summary.txt (profile.fork-<pid>.cubex and
 // summary.fork-<pid>.txt in a fork child), both atomically. When the chosen
 // directory fails, says why and writes under $TMPDIR (or /tmp) instead.

@@ -1,12 +1,16 @@
 // hcc runtime — link-safe directories and files (see safe_path.hpp).
 #include "safe_path.hpp"
 
+#include "private_dir.hpp"
+
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <deque>
 #include <vector>
 
@@ -38,7 +42,7 @@ FdGuard::~FdGuard() {
   if (fd >= 0) close(fd);
 }
 
-int open_dir_creating(const std::string &path, std::string &error, mode_t mode) {
+int open_dir_creating(const std::string &path, std::string &error, mode_t mode, bool create) {
   // O_PATH: a directory we may search but not list (mode 0711, usual for
   // home directories on shared machines) must still be walked through; the
   // *at calls below all accept such a handle.
@@ -60,12 +64,20 @@ int open_dir_creating(const std::string &path, std::string &error, mode_t mode) 
     todo.pop_front();
     const std::string here = walked + "/" + part;
     int next = openat(dir.fd, part.c_str(), kDirFlags | O_NOFOLLOW);
-    if (next < 0 && errno == ENOENT) {
-      if (mkdirat(dir.fd, part.c_str(), mode) != 0 && errno != EEXIST) {
+    bool created = false;
+    if (next < 0 && errno == ENOENT && create) {
+      created = mkdirat(dir.fd, part.c_str(), mode) == 0;
+      if (!created && errno != EEXIST) {
         error = "cannot create '" + here + "': " + std::strerror(errno);
         return -1;
       }
       next = openat(dir.fd, part.c_str(), kDirFlags | O_NOFOLLOW);
+    }
+    if (next < 0 && created && (errno == ELOOP || errno == ENOTDIR)) {
+      // We made a directory here a moment ago: a link now at its name was
+      // swapped in by someone else, whoever owns it.
+      error = "'" + here + "' was replaced by something else right after it was created: refusing to follow it";
+      return -1;
     }
     if (next < 0 && (errno == ELOOP || errno == ENOTDIR)) {
       struct stat st, holder;
@@ -137,6 +149,71 @@ int make_new_dir_at(int parent, const std::string &base, std::string &name, std:
   name = base;
   error = "too many directories with this name";
   return -1;
+}
+
+namespace {
+
+// A directory of ours nobody else may enter or write into: what
+// make_private_dir_at made (someone who can rename in the parent could have
+// swapped the name for a directory of theirs since).
+bool is_private_dir(int fd, std::string &error) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    error = "not a directory";
+    return false;
+  }
+  // The rule of private_dir.hpp, with no access at all for group or others.
+  error = untrusted_because(st, 077);
+  return error.empty();
+}
+
+std::string random_suffix() {
+  unsigned char bytes[6] = {};
+  if (getrandom(bytes, sizeof bytes, 0) != ssize_t(sizeof bytes)) {
+    // No entropy source: names are still never reused (mkdirat fails on any).
+    static unsigned counter = 0;
+    const unsigned long long mix = (unsigned long long)getpid() * 1000003ull + (unsigned long long)time(nullptr) + ++counter;
+    for (std::size_t i = 0; i < sizeof bytes; ++i) bytes[i] = (unsigned char)(mix >> (8 * i));
+  }
+  static const char kDigits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::string s;
+  for (unsigned char b : bytes) s += kDigits[b % 36];
+  return s;
+}
+
+}  // namespace
+
+int make_private_dir_at(int parent, const std::string &base, std::string &name, std::string &error) {
+  for (int n = 0; n < 100; ++n) {
+    name = base + "-" + random_suffix();
+    if (mkdirat(parent, name.c_str(), 0700) != 0) {
+      if (errno == EEXIST) continue;
+      error = std::strerror(errno);
+      return -1;
+    }
+    // Swapped for something else the moment it was made (someone who can
+    // rename in `parent`): left to them, another name is tried.
+    const int fd = open_private_dir_at(parent, name, error);
+    if (fd >= 0) return fd;
+  }
+  error = "no private directory could be made (" + (error.empty() ? std::string("no free name") : error) + ")";
+  return -1;
+}
+
+int open_private_dir_at(int parent, const std::string &name, std::string &error) {
+  FdGuard fd(openat(parent, name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (fd.fd < 0) {
+    error = std::strerror(errno);
+    return -1;
+  }
+  if (!is_private_dir(fd.fd, error)) return -1;
+  const int out = fd.fd;
+  fd.fd = -1;
+  return out;
 }
 
 int create_file_at(int dir, const std::string &base, std::string &name, std::string &error, mode_t mode) {

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -62,17 +63,25 @@ filter::Filter *names_filter(const char *var) {
   return f;
 }
 
-// HCC_THROTTLE=calls:usec
-bool parse_throttle(const char *v) {
+// HCC_THROTTLE=calls:usec. USEC becomes a number of clock ticks (uint64_t):
+// out of range (1e30, inf) that conversion would be undefined, so USEC is
+// bounded here, and CALLS must fit without wrapping. "" when accepted, else why not.
+constexpr double kMaxThrottleUsec = 1e9;  // 1000 s: no call's mean is a throttling threshold beyond that
+std::string parse_throttle(const char *v) {
+  if (*v < '0' || *v > '9') return "is not CALLS:USEC (e.g. 100000:10)";  // no sign, no blanks
   char *end = nullptr;
+  errno = 0;
   unsigned long long calls = std::strtoull(v, &end, 10);
-  if (end == v || *end != ':' || calls == 0) return false;
+  if (*end != ':') return "is not CALLS:USEC (e.g. 100000:10)";
+  if (errno == ERANGE) return "has a CALLS too large for a count";
+  if (calls == 0) return "has CALLS 0 (at least 1)";
   const char *u = end + 1;
   double usec = std::strtod(u, &end);
-  if (end == u || *end != '\0' || !(usec > 0)) return false;
+  if (end == u || *end != '\0') return "is not CALLS:USEC (e.g. 100000:10)";
+  if (!(usec > 0) || !(usec <= kMaxThrottleUsec)) return "has a USEC out of range (more than 0, at most 1e9)";
   g_throttle_calls = calls;
   g_throttle_usec = usec;
-  return true;
+  return "";
 }
 
 bool selection_init() {
@@ -102,12 +111,13 @@ bool selection_init() {
   g_select = names_filter("HCC_SELECT");
   g_prune = names_filter("HCC_PRUNE");
   if (const char *v = std::getenv("HCC_THROTTLE"); v && *v) {
-    if (parse_throttle(v)) {
+    const std::string bad = parse_throttle(v);
+    if (bad.empty()) {
       g_throttle = true;
       g_throttle_ticks = uint64_t(g_throttle_usec * 1e-6 / clock_seconds_per_tick());
       set_profile_attr("hcc.throttle", v);
     } else {
-      std::fprintf(stderr, "hcc: error: HCC_THROTTLE='%s' is not CALLS:USEC (e.g. 100000:10); not throttling\n", v);
+      std::fprintf(stderr, "hcc: error: HCC_THROTTLE='%s' %s; not throttling\n", v, bad.c_str());
     }
   }
   g_select_active = g_select != nullptr;

@@ -155,6 +155,15 @@ bool service_init() {
   if (!spec) return false;
   std::vector<std::string> names = event_names(spec);
   if (names.empty()) return false;
+  // Before any source (PAPI's parser) sees a name: one line per name too long.
+  bool too_long = false;
+  for (const std::string &n : names) {
+    if (n.size() <= kMaxEventName) continue;
+    error_line("an event name of " + std::to_string(n.size()) + " characters ('" + n.substr(0, 32) +
+               "…') is longer than the " + std::to_string(kMaxEventName) + " characters an event name can have");
+    too_long = true;
+  }
+  if (too_long) return false;
   if (int(names.size()) > kMaxEvents) {
     error_line("more than " + std::to_string(kMaxEvents) + " events listed");
     return false;

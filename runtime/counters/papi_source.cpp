@@ -24,6 +24,7 @@
 #include "counters/source.hpp"
 
 namespace hcc::rt::counters {
+static_assert(kMaxEventName < PAPI_MAX_STR_LEN, "event names are checked against PAPI's buffers");
 namespace {
 
 // --- libpapi, loaded on demand -------------------------------------------

@@ -8,6 +8,7 @@
 // Every call but read() is on a cold path.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,11 @@ class Source {
 
 // /proc/sys/kernel/perf_event_paranoid, for messages; -1 when unknown.
 int perf_event_paranoid();
+
+// The longest event name any source is shown (PAPI_MAX_STR_LEN - 1): PAPI
+// copies names into fixed buffers of PAPI_MAX_STR_LEN and overflows one with
+// a long name (issue 28), so longer names are refused before a source sees them.
+constexpr std::size_t kMaxEventName = 127;
 
 Source &papi_source();
 void papi_request_multiplex(bool on);  // HCC_METRICS_MULTIPLEX, before open()

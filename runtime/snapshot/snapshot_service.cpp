@@ -99,10 +99,11 @@ void take() {
                                            " s after the first event while the program ran (number " +
                                            std::to_string(g_taken) + ", every " + seconds_text(g_period) +
                                            " s); values read within " + seconds_text(double(t1 - t0) * 1e-3) + " ms");
-  std::string error;
-  const std::string dir = prepare_output_dir(&error);
+  std::string error, dir;
+  // The run's output directory, as opened when it was chosen (output.hpp).
+  FdGuard dirfd(output_dir_handle(dir, &error));
   static bool said = false;
-  if (dir.empty()) {
+  if (dirfd.fd < 0) {
     if (!said) std::fprintf(stderr, "hcc: error: HCC_SNAPSHOT: %s; no snapshots\n", error.c_str());
     said = true;
     return;
@@ -110,12 +111,8 @@ void take() {
   const std::string tag = current_file_tag();
   const std::string name = "snapshot" + (tag.empty() ? "" : "." + tag) + ".cubex";
   try {
-    // Relative to a handle on the directory, opened without following a
-    // planted link (runtime/core/safe_path.hpp); the file is replaced by
-    // rename, which never writes through a link at its name.
-    std::string why;
-    FdGuard dirfd(open_dir_creating(dir, why));
-    if (dirfd.fd < 0) throw std::runtime_error("cannot open output directory '" + dir + "': " + why);
+    // Relative to the directory's handle; the file is replaced by rename,
+    // which never writes through a link at its name.
     if (refuse_link(dirfd.fd, dir, name)) return;
     profile::write_cubex_at(p, dirfd.fd, dir, name);
   } catch (const std::exception &e) {

@@ -17,7 +17,6 @@
 //     (location group per rank) → thread (location), then everyone closes.
 #include "trace/otf2_writer.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -107,23 +106,7 @@ OTF2_RegionRole role_of(int kind) {
   return it == roles.end() ? OTF2_RegionRole(OTF2_REGION_ROLE_FUNCTION) : it->second;
 }
 
-// --- files ---------------------------------------------------------------
-
-uint64_t file_size(const std::string &path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 ? uint64_t(st.st_size) : 0;
-}
-
-// Sizes of <dir>/<name>.otf2, .def and the files in <dir>/<name>/.
-uint64_t archive_bytes(const std::string &dir, const std::string &name) {
-  uint64_t total = file_size(dir + "/" + name + ".otf2") + file_size(dir + "/" + name + ".def");
-  if (DIR *d = opendir((dir + "/" + name).c_str())) {
-    while (dirent *e = readdir(d))
-      if (e->d_name[0] != '.') total += file_size(dir + "/" + name + "/" + e->d_name);
-    closedir(d);
-  }
-  return total;
-}
+// --- the run ---------------------------------------------------------------
 
 std::string host_name() {
   char buf[HOST_NAME_MAX + 1] = {};
@@ -149,10 +132,11 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
   std::string dir_error;
   std::string dir;
   ArchiveDir archive_dir;  // open until the archive is closed: OTF2 writes through it
+  Claim claim;             // rank 0: the names the archive will take
+  std::string priv_name;   // the private directory OTF2 writes in (archive_files.hpp)
   if (problem.empty()) {
-    dir = prepare_output_dir(&dir_error);
-    if (dir.empty()) problem = dir_error.empty() ? "no output directory" : dir_error;
-    else if (!open_archive_dir(dir, archive_dir, dir_error)) problem = dir_error;
+    if (!open_archive_dir(archive_dir, dir_error)) problem = dir_error;
+    dir = archive_dir.shown;
   }
 
   // 0. Does everybody write?
@@ -228,14 +212,14 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
         replies.push_back(std::move(reply.bytes()));
       }
       std::string refused;
-      const std::string chosen = claim_archive_name(archive_dir, name, settings().overwrite, refused);
-      if (chosen.empty()) {
+      if (!claim_archive(archive_dir, name, settings().overwrite, claim, refused)) {
         std::fprintf(stderr, "hcc: error: HCC_TRACE=1: no trace written: %s\n", refused.c_str());
         set_profile_attr("hcc.trace", "not written: " + refused);
       }
       for (std::string &r : replies) {
         wire::Out o;
-        o.str(chosen);  // "" = refused: everybody stops here
+        o.str(claim.name);  // "" = refused: everybody stops here
+        o.str(archive_dir.priv_name);
         r += o.bytes();
       }
     }
@@ -245,15 +229,20 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
     map.resize(in.u32());
     for (uint32_t &m : map) m = in.u32();
     name = in.str();  // the archive's name, chosen by rank 0
+    priv_name = in.str();
     if (name.empty()) {
       remove_spill_files();
       return;
     }
   }
 
-  // 2. The archive and this process's event files.
-  OTF2_Archive *archive = api.OTF2_Archive_Open(archive_dir.for_otf2.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
-                                                OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  // 2. The archive and this process's event files, in the private directory.
+  OTF2_Archive *archive = nullptr;
+  if (open_private_dir(archive_dir, priv_name, dir_error))
+    archive = api.OTF2_Archive_Open(archive_dir.for_otf2.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, 1 << 20,
+                                    4 << 20, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  else
+    std::fprintf(stderr, "hcc: error: HCC_TRACE=1: rank %d: %s\n", c.rank, dir_error.c_str());
   // Nobody may enter OTF2's collectives while another process has no archive.
   {
     std::vector<std::string> all = gather_bytes(c, std::string(1, archive ? '1' : '0'));
@@ -267,6 +256,7 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
         set_profile_attr("hcc.trace", "not written: the OTF2 archive could not be opened in " + dir);
       }
       if (archive) api.OTF2_Archive_Close(archive);
+      if (c.rank == 0) abandon_archive(archive_dir, claim);
       remove_spill_files();
       return;
     }
@@ -318,6 +308,7 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
 
   // 3. Statistics up; rank 0 writes the global definitions.
   const double spt = clock_seconds_per_tick();
+  std::string summary_line;  // rank 0: for HCC_VERBOSE
   {
     wire::Out o;
     o.str(host_name());
@@ -394,7 +385,7 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
       }
       OTF2_ErrorCode rc = api.OTF2_Archive_Close(archive);
       archive = nullptr;
-      const uint64_t bytes = archive_bytes(dir, name);
+      const uint64_t bytes = archive_bytes(archive_dir, name);
       const double per_million = total_events ? double(bytes) / double(total_events) * 1e6 : 0;
       std::string text = name + ".otf2: " + std::to_string(total_events) + " events on " + std::to_string(loc) +
                          " location" + (loc == 1 ? "" : "s") + ", " + human_bytes(double(bytes)) + " (" +
@@ -419,12 +410,23 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
         set_profile_attr("hcc.trace.lost", l);
         std::fprintf(stderr, "hcc: error: HCC_TRACE: %s\n", l.c_str());
       }
-      if (settings().verbose >= 1)
-        std::fprintf(stderr, "hcc: trace written to %s/%s.otf2 (%s)\n", dir.c_str(), name.c_str(),
-                     (std::to_string(total_events) + " events, " + human_bytes(double(bytes))).c_str());
+      summary_line = std::to_string(total_events) + " events, " + human_bytes(double(bytes));
     }
   }
   if (archive) api.OTF2_Archive_Close(archive);
+
+  // 4. Every process has closed its files: rank 0 moves the archive from the
+  // private directory onto the names it claimed.
+  gather_bytes(c, "");
+  if (c.rank != 0) return;
+  std::string refused;
+  if (!publish_archive(archive_dir, claim, refused)) {
+    std::fprintf(stderr, "hcc: error: HCC_TRACE=1: the trace was not put in place: %s\n", refused.c_str());
+    set_profile_attr("hcc.trace", "not put in place: " + refused);
+    return;
+  }
+  if (settings().verbose >= 1)
+    std::fprintf(stderr, "hcc: trace written to %s/%s.otf2 (%s)\n", dir.c_str(), name.c_str(), summary_line.c_str());
 }
 
 }  // namespace hcc::rt::trace

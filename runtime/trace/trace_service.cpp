@@ -38,6 +38,7 @@
 #include "core/metrics.hpp"
 #include "core/output.hpp"
 #include "core/registry.hpp"
+#include "core/safe_path.hpp"
 #include "core/selection.hpp"
 #include "core/service.hpp"
 #include "core/fold.hpp"
@@ -76,7 +77,13 @@ std::vector<TraceThread *> &all_threads() {
   static auto *v = new std::vector<TraceThread *>;  // leaked: read at exit
   return *v;
 }
-std::string *g_spill_dir = nullptr;
+// The spill directory: a private directory of ours (0700) under $TMPDIR,
+// used only through its handle, so a link someone puts at its name later
+// (in a $TMPDIR they can write to) changes nothing.
+std::string *g_spill_dir = nullptr;  // for messages
+int g_spill_parent = -1;              // $TMPDIR, O_PATH
+int g_spill_fd = -1;                  // the directory itself, O_PATH
+std::string *g_spill_name = nullptr;  // its name in $TMPDIR
 
 __thread TraceThread *t_tt;  // initial-exec like all of libhcc; only on the general paths
 
@@ -190,21 +197,25 @@ __attribute__((noinline, cold)) void grow_frames(TraceThread *tt, uint32_t depth
 bool open_spill(TraceThread *tt, std::string &why) {
   pthread_mutex_lock(&g_lock);
   if (!g_spill_dir) {
-    const char *tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/hcc-trace-" + std::to_string(getpid()) + "-XXXXXX";
-    std::vector<char> buf(templ.begin(), templ.end());
-    buf.push_back('\0');
-    if (mkdtemp(buf.data())) {
-      g_spill_dir = new std::string(buf.data());
-    } else {
-      why = "cannot create a spill directory like " + templ + ": " + std::strerror(errno);
+    const char *env = std::getenv("TMPDIR");
+    const std::string tmp = env && *env ? env : "/tmp";
+    std::string name, error;
+    FdGuard parent(open_dir_creating(tmp, error, 0777, /*create=*/false));
+    FdGuard dir(parent.fd < 0 ? -1 : make_private_dir_at(parent.fd, "hcc-trace-" + std::to_string(getpid()), name, error));
+    if (dir.fd < 0) {
+      why = "cannot create a spill directory in " + tmp + ": " + error;
       pthread_mutex_unlock(&g_lock);
       return false;
     }
+    std::swap(g_spill_parent, parent.fd);
+    std::swap(g_spill_fd, dir.fd);
+    g_spill_name = new std::string(name);
+    g_spill_dir = new std::string(tmp + "/" + name);
   }
-  tt->spill_path = *g_spill_dir + "/thread-" + std::to_string(tt->ts->location) + ".records";
+  tt->spill_name = "thread-" + std::to_string(tt->ts->location) + ".records";
+  tt->spill_path = *g_spill_dir + "/" + tt->spill_name;
+  tt->spill_fd = openat(g_spill_fd, tt->spill_name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   pthread_mutex_unlock(&g_lock);
-  tt->spill_fd = open(tt->spill_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (tt->spill_fd < 0) {
     why = "cannot create " + tt->spill_path + ": " + std::strerror(errno);
     return false;
@@ -407,7 +418,7 @@ bool read_records(TraceThread *tt, const std::function<void(const Record *, size
   bool ok = true;
   int fd = tt->spill_fd;
   const bool reopened = fd < 0 && tt->spilled > 0;
-  if (reopened) fd = open(tt->spill_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (reopened) fd = openat(g_spill_fd, tt->spill_name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (tt->spilled > 0) {
     constexpr size_t kChunk = 65536;
     std::vector<Record> chunk(kChunk);
@@ -437,10 +448,10 @@ void remove_spill_files() {
     pthread_mutex_lock(&tt->lock);
     if (tt->spill_fd >= 0) close(tt->spill_fd);
     tt->spill_fd = -2;
-    if (!tt->spill_path.empty()) unlink(tt->spill_path.c_str());
+    if (!tt->spill_name.empty() && g_spill_fd >= 0) unlinkat(g_spill_fd, tt->spill_name.c_str(), 0);
     pthread_mutex_unlock(&tt->lock);
   }
-  if (g_spill_dir) rmdir(g_spill_dir->c_str());
+  if (g_spill_name) unlinkat(g_spill_parent, g_spill_name->c_str(), AT_REMOVEDIR);
   pthread_mutex_unlock(&g_lock);
 }
 

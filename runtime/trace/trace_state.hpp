@@ -54,7 +54,8 @@ struct TraceThread {
   // --- flushing (rare), under `lock`; the writer takes it too ---
   pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   int spill_fd = -1;
-  std::string spill_path;
+  std::string spill_name;              // in the spill directory (trace_service.cpp)
+  std::string spill_path;              // the same, for messages
   uint64_t spilled = 0;                // records in the spill file
   uint64_t flushes = 0;
   uint64_t flush_ticks = 0;            // time spent writing the spill file

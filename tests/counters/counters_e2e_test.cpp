@@ -414,6 +414,34 @@ TEST(CounterErrors, StrictStopsAtTheFirstEventWithStatusOne) {
   EXPECT_EQ(ok.err, "");
 }
 
+// A 16 KiB event name overflowed a buffer inside libpapi
+// (PAPI_event_name_to_code) and aborted the program at its first event
+// (issue 28). Names longer than PAPI_MAX_STR_LEN - 1 are refused before any
+// source sees them: one line naming HCC_METRICS, the program's own output and
+// status, time and visits only. Through every source choice, PAPI's included.
+TEST(CounterErrors, SixteenKilobyteEventNameIsRefusedBeforeAnySourceSeesIt) {
+  const Built b = build(programs_dir() + "/pages.c", "-O2", "long-name");
+  const RunResult plain = run(b.plain);
+  const std::string name(16 * 1024, 'A');
+  for (const char *source : {"auto", "papi", "perf"}) {
+    SCOPED_TRACE(source);
+    const std::string prof = b.dir + "/profile-" + source;
+    const RunResult r = run_with(b, "HCC_METRICS_SOURCE=" + std::string(source) + " HCC_METRICS=" + name, prof);
+    EXPECT_EQ(r.status, plain.status) << r.err.substr(0, 2000);
+    EXPECT_EQ(r.out, plain.out);
+    EXPECT_EQ(r.err.rfind("hcc: error: HCC_METRICS: an event name of 16384 characters ('AAAA", 0), 0u)
+        << r.err.substr(0, 2000);
+    EXPECT_NE(r.err.find("is longer than the 127 characters an event name can have; measuring time only\n"),
+              std::string::npos)
+        << r.err.substr(0, 2000);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err.substr(0, 2000);
+    EXPECT_LT(r.err.size(), 300u) << "the name is not repeated whole";
+    const Profile p = Profile::load(prof);
+    EXPECT_EQ(p.json()["metrics"].size(), 2u) << "time and visits only";
+    EXPECT_EQ(p.visits("main/touch_pages"), 1);
+  }
+}
+
 TEST(CounterErrors, UnknownSourceNameIsNamedAndAutoIsUsed) {
   SKIP_WITHOUT_KERNEL_COUNTERS();
   const Built b = build(programs_dir() + "/pages.c", "-O2", "bad-source");

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -261,6 +262,32 @@ TEST_F(FilterTest, ThrottledRegionsAreListed) {
   EXPECT_NE(cubex.find("key=\"hcc.throttled\" value=\"tiny(int) (after 20 calls"), std::string::npos);
   // Off by default.
   EXPECT_EQ(read_file(dir_ + "/out-full/summary.txt").find("THROTTLED"), std::string::npos);
+}
+
+// A USEC that does not fit the clock's tick count (1e30, inf) or a CALLS
+// beyond 64 bits is refused with one line naming HCC_THROTTLE (issue 28):
+// before, 1e30 and inf overflowed the conversion to ticks (undefined
+// behaviour) and silently changed what was throttled. The run goes on
+// unthrottled: every call of tiny is recorded, as in the full profile.
+TEST_F(FilterTest, ThrottleOutOfRangeIsRefusedWithAMessage) {
+  const std::string big_calls = "99999999999999999999999";
+  for (const std::string &value : {std::string("10:1e30"), std::string("10:inf"), std::string("10:-inf"),
+                                   std::string("10:nan"), big_calls + ":10"}) {
+    SCOPED_TRACE(value);
+    const RunResult r = run_in(dir_, full_, "thr-bad", "HCC_THROTTLE=" + value);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, expected_out_);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("hcc: error: HCC_THROTTLE='" + value + "' ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("; not throttling\n"), std::string::npos) << r.err;
+    Profile p = Profile::load(dir_ + "/out-thr-bad");
+    EXPECT_EQ(p.total_visits("tiny"), Profile::load(dir_ + "/out-full").total_visits("tiny"));
+    EXPECT_EQ(read_file(dir_ + "/out-thr-bad/summary.txt").find("THROTTLED"), std::string::npos);
+    std::filesystem::remove_all(dir_ + "/out-thr-bad");
+  }
+  // The largest USEC accepted still throttles (every call of tiny is far shorter).
+  ASSERT_EQ(run_in(dir_, full_, "thr-max", "HCC_THROTTLE=20:1e9").status, 0);
+  EXPECT_EQ(Profile::load(dir_ + "/out-thr-max").total_visits("tiny"), 20);
 }
 
 TEST_F(FilterTest, TauLoopsBecomeRegions) {
