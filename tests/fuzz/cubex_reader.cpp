@@ -51,7 +51,7 @@ void every_view(const hcc::profile::Profile &p) {
   (void)hcc::profile::summary_text(p);
   view([&] { write_profile_json(null, p, -1); });
   view([&] { write_profile_json(null, p, 0); });
-  view([&] { (void)html_report(p, "fuzz\xff.cubex"); });
+  view([&] { write_html_report(null, p, "fuzz\xff.cubex"); });
   view([&] { (void)gprof_text(p, -1); });
   view([&] { (void)callgraph_dot(p, {-1, ""}); });
   view([&] { (void)cfg_text(p, -1); });
