@@ -110,13 +110,13 @@ std::map<std::string, std::string> read_members(const std::string &path) {
     // A header may claim any size, and a sparse member (GNU/pax sparse maps)
     // expands holes to zeros on reading: what the members hold can never
     // exceed the file itself, so anything more is refused, not read.
-    auto too_big = [&](std::uint64_t n) {
-      bad("member " + name + " declares " + std::to_string(n) + " bytes, more than the whole file (" +
-          std::to_string(file_size) + " bytes)");
+    auto too_big = [&](const char *how, std::uint64_t n) {
+      bad("member " + name + " " + how + " " + std::to_string(n) + " bytes, more than the whole file (" +
+          std::to_string(file_size) + " bytes) holds" + (kept ? " besides the members before it" : ""));
     };
     if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0 &&
         static_cast<std::uint64_t>(archive_entry_size(e)) > file_size - std::min(file_size, kept))
-      too_big(static_cast<std::uint64_t>(archive_entry_size(e)));
+      too_big("declares", static_cast<std::uint64_t>(archive_entry_size(e)));
     std::string bytes;
     if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0)
       bytes.reserve(static_cast<std::size_t>(archive_entry_size(e)));
@@ -128,7 +128,8 @@ std::map<std::string, std::string> read_members(const std::string &path) {
         const char *msg = archive_error_string(a);
         bad("cannot read member " + name + ": " + (msg ? msg : "unknown error"));
       }
-      if (kept + bytes.size() + static_cast<std::size_t>(n) > file_size) too_big(bytes.size() + static_cast<std::size_t>(n));
+      const std::uint64_t now = bytes.size() + static_cast<std::size_t>(n);
+      if (kept + now > file_size) too_big("expands to at least", now);
       bytes.append(buf, static_cast<std::size_t>(n));
     }
     kept += bytes.size();
