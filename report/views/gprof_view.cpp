@@ -4,6 +4,7 @@
 #include <map>
 #include <cstdarg>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,13 @@ std::string fmt(const char *f, ...) {
   return buf;
 }
 
-unsigned long count(double v) { return v > 0 ? static_cast<unsigned long>(v + 0.5) : 0ul; }
+// Rounded, and clamped: a count from a file may be any double, and casting
+// one beyond the integer's range is undefined.
+unsigned long count(double v) {
+  if (!(v > 0)) return 0ul;
+  if (v >= 18446744073709551615.0) return std::numeric_limits<unsigned long>::max();
+  return static_cast<unsigned long>(v + 0.5);
+}
 
 }  // namespace
 

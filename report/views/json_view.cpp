@@ -128,7 +128,10 @@ void write_profile_json(std::ostream &os, const Profile &p, int location) {
           if (!selected(l)) continue;
           if (!first) text += ',';
           first = false;
-          append_int(text, static_cast<std::uint64_t>(pr.count[l]));
+          // Counts are read with strtoull, so 2^64 - 1 becomes the double
+          // 2^64, which no cast may take.
+          const double n = pr.count[l];
+          append_int(text, n >= 18446744073709551615.0 ? UINT64_MAX : static_cast<std::uint64_t>(n));
         }
         text += "]}";
       }
