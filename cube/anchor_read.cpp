@@ -255,7 +255,10 @@ void read_program(const xmlNode *program, Anchor &a) {
   }
 }
 
-void read_system(const xmlNode *system, Anchor &a) {
+// `max_rank`: ranks index the hosts per rank (Profile::hosts), so a rank
+// costs memory up to its value; a file of S bytes can describe at most S
+// ranks, and a larger rank is refused rather than allocated for.
+void read_system(const xmlNode *system, Anchor &a, std::size_t max_rank) {
   Profile &p = a.skeleton;
   std::map<long, Location> locs;
   std::map<int, std::string> host_of_rank;
@@ -283,8 +286,11 @@ void read_system(const xmlNode *system, Anchor &a) {
       }
       push_children(n, name);
     } else if (is(n, "locationgroup")) {
-      const int rank = static_cast<int>(to_long(child_text(n, "rank"), "rank of location group on line " +
-                                                                           std::to_string(line_of(n))));
+      const long rank_l = to_long(child_text(n, "rank"), "rank of location group on line " + std::to_string(line_of(n)));
+      if (rank_l >= 0 && static_cast<unsigned long>(rank_l) >= max_rank)
+        bad("rank " + std::to_string(rank_l) + " of location group on line " + std::to_string(line_of(n)) +
+            " exceeds what anchor.xml of " + std::to_string(max_rank) + " bytes can describe");
+      const int rank = rank_l < 0 ? -1 : static_cast<int>(rank_l);  // negative: validate() refuses it
       host_of_rank.emplace(rank, it.host);
       for (xmlNode *c : elements(n)) {
         if (!is(c, "location")) continue;
@@ -396,7 +402,7 @@ Anchor parse_anchor(const std::string &raw) {
       read_program(n, a);
       have_program = true;
     } else if (is(n, "system")) {
-      read_system(n, a);
+      read_system(n, a, raw.size());
       have_system = true;
     } else if (is(n, "severity") && n->children) {
       a.notes.push_back("embedded <severity> data (CUBE 3 style) ignored");

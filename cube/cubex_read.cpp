@@ -38,15 +38,32 @@ bool ends_with(const std::string &s, const char *suffix) {
   return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
 }
 
+// Opens `path` for reading and refuses anything but a regular file: a FIFO
+// would block the open (hence O_NONBLOCK) or the read forever, a device such
+// as /dev/zero never ends. The size fstat reports bounds every member.
+int open_regular(const std::string &path, struct stat &st) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) bad(std::strerror(errno));
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    bad(std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    bad(S_ISDIR(st.st_mode)    ? "is a directory, not a .cubex file"
+        : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file"
+        : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device, not a regular file"
+                                                     : "is not a regular file");
+  }
+  return fd;
+}
+
 // anchor.xml and every N.index / N.data member, by name.
 std::map<std::string, std::string> read_members(const std::string &path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) bad(std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    bad("is a directory, not a .cubex file");
-  }
+  const int fd = open_regular(path, st);
+  const std::uint64_t file_size = static_cast<std::uint64_t>(st.st_size);
   archive *a = archive_read_new();
   if (!a) {
     ::close(fd);
@@ -73,6 +90,7 @@ std::map<std::string, std::string> read_members(const std::string &path) {
   }
 
   std::map<std::string, std::string> members;
+  std::uint64_t kept = 0;  // bytes of all members read so far
   bool first = true;
   for (;;) {
     archive_entry *e = nullptr;
@@ -89,10 +107,19 @@ std::map<std::string, std::string> read_members(const std::string &path) {
     const bool wanted = name == "anchor.xml" || ends_with(name, ".index") || ends_with(name, ".data") ||
                         name == detail::kCfgMember;
     if (!wanted || archive_entry_filetype(e) != AE_IFREG) continue;  // libarchive skips unread data
+    // A header may claim any size, and a sparse member (GNU/pax sparse maps)
+    // expands holes to zeros on reading: what the members hold can never
+    // exceed the file itself, so anything more is refused, not read.
+    auto too_big = [&](const char *how, std::uint64_t n) {
+      bad("member " + name + " " + how + " " + std::to_string(n) + " bytes, more than the whole file (" +
+          std::to_string(file_size) + " bytes) holds" + (kept ? " besides the members before it" : ""));
+    };
+    if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0 &&
+        static_cast<std::uint64_t>(archive_entry_size(e)) > file_size - std::min(file_size, kept))
+      too_big("declares", static_cast<std::uint64_t>(archive_entry_size(e)));
     std::string bytes;
-    // A header may claim any size: reserve no more than the file holds.
     if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0)
-      bytes.reserve(static_cast<std::size_t>(std::min<std::int64_t>(archive_entry_size(e), st.st_size)));
+      bytes.reserve(static_cast<std::size_t>(archive_entry_size(e)));
     char buf[1 << 16];
     for (;;) {
       const la_ssize_t n = archive_read_data(a, buf, sizeof buf);
@@ -101,8 +128,11 @@ std::map<std::string, std::string> read_members(const std::string &path) {
         const char *msg = archive_error_string(a);
         bad("cannot read member " + name + ": " + (msg ? msg : "unknown error"));
       }
+      const std::uint64_t now = bytes.size() + static_cast<std::size_t>(n);
+      if (kept + now > file_size) too_big("expands to at least", now);
       bytes.append(buf, static_cast<std::size_t>(n));
     }
+    kept += bytes.size();
     members[name] = std::move(bytes);
   }
   if (first) bad("not a .cubex file (empty tar archive)");
@@ -236,19 +266,26 @@ std::optional<std::string> decode(const Profile &p, const AnchorMetric &am, cons
   return std::nullopt;
 }
 
-// The model holds every metric densely (call paths × locations doubles).
-// A small hostile anchor can declare many call paths and many locations
-// with no data at all; refuse before allocating what a real profile of that
-// size would not need: a profile hcc or Score-P writes stores most of its
-// values, so its model stays within a small multiple of the file.
+// The model holds every metric densely (call paths × locations doubles), and
+// every line of the control-flow member one count per location. A small
+// hostile file can declare many call paths and many locations with no data
+// at all, or many short cfg lines; refuse before allocating what a real
+// profile of that size would not need: a profile hcc or Score-P writes
+// stores most of its values, so its model stays within a small multiple of
+// the file (the budget: 64 bytes per byte of the file, plus 64 MiB).
 void check_model_size(const Profile &p, std::size_t nmetrics, const std::map<std::string, std::string> &members) {
   std::uint64_t file_bytes = 0;
   for (const auto &m : members) file_bytes += m.second.size();
-  const std::uint64_t budget = std::max<std::uint64_t>(std::uint64_t(256) << 20, 64 * file_bytes);
-  const long double need = static_cast<long double>(nmetrics) * p.cnodes.size() * p.nloc() * sizeof(double);
-  if (need > static_cast<long double>(budget))
+  const std::uint64_t budget = 64 * file_bytes + (std::uint64_t(64) << 20);
+  const long double values = static_cast<long double>(nmetrics) * p.cnodes.size() * p.nloc() * sizeof(double);
+  auto cfg = members.find(detail::kCfgMember);
+  const std::size_t cfg_lines = cfg == members.end() ? 0 : std::count(cfg->second.begin(), cfg->second.end(), '\n');
+  const long double preds = static_cast<long double>(cfg_lines) * (p.nloc() * sizeof(double) + sizeof(Predecessor));
+  if (values + preds > static_cast<long double>(budget))
     bad(std::to_string(nmetrics) + " metrics x " + std::to_string(p.cnodes.size()) + " call paths x " +
-        std::to_string(p.nloc()) + " locations would need " + std::to_string(static_cast<std::uint64_t>(need / (1 << 20))) +
+        std::to_string(p.nloc()) + " locations" +
+        (cfg_lines ? " and " + std::to_string(cfg_lines) + " lines of " + detail::kCfgMember : std::string()) +
+        " would need " + std::to_string(static_cast<std::uint64_t>((values + preds) / (1 << 20))) +
         " MiB for a file of " + std::to_string(file_bytes >> 10) + " KiB: refused as not a real profile");
 }
 
@@ -284,12 +321,35 @@ Profile read_from(const std::string &path) {
                         ") has no data members; read as zeros, as CubeLib does");
     new_id[i] = kept++;
   }
+  // Nearest surviving ancestor, memoized: each metric is resolved once, so a
+  // deep chain of skipped metrics costs linear time, not depth squared.
+  // kept_up[i]: model id of i's nearest kept ancestor (-1: none); -2 unknown.
+  std::vector<int> kept_up(nm, -2);
+  std::vector<std::size_t> chain;
+  for (std::size_t i = 0; i < nm; ++i) {
+    chain.clear();
+    int up = a.metrics[i].parent_file_id;
+    int found = -1;
+    while (up >= 0) {
+      const auto u = static_cast<std::size_t>(up);
+      if (new_id[u] >= 0) {
+        found = new_id[u];
+        break;
+      }
+      if (kept_up[u] != -2) {
+        found = kept_up[u];
+        break;
+      }
+      if (chain.size() > nm) bad("metric tree has a cycle through id " + std::to_string(up));
+      chain.push_back(u);
+      up = a.metrics[u].parent_file_id;
+    }
+    for (std::size_t u : chain) kept_up[u] = found;
+    kept_up[i] = found;
+  }
   for (std::size_t i = 0; i < nm; ++i) {
     if (new_id[i] < 0) continue;
-    int up = a.metrics[i].parent_file_id;
-    for (std::size_t guard = 0; up >= 0 && new_id[static_cast<std::size_t>(up)] < 0 && guard <= nm; ++guard)
-      up = a.metrics[static_cast<std::size_t>(up)].parent_file_id;
-    metas[i].parent = up >= 0 ? new_id[static_cast<std::size_t>(up)] : -1;
+    metas[i].parent = kept_up[i];
     p.metrics.push_back(std::move(metas[i]));
     p.excl.push_back(std::move(values[i]));
   }

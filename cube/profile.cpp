@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace hcc::profile {
 
@@ -71,21 +73,37 @@ void validate(const Profile &p) {
   const std::size_t nm = p.metrics.size(), nr = p.regions.size(), nc = p.cnodes.size();
   if (p.metrics.empty()) invalid("no metrics");
   if (p.locations.empty()) invalid("no locations");
+  // Names through a hash map and the tree through one memoized walk: a
+  // file may hold 10^5 metrics or a metric chain as deep, and both checks
+  // must stay linear.
+  std::unordered_map<std::string_view, std::size_t> first_use;
+  first_use.reserve(nm);
   for (std::size_t m = 0; m < nm; ++m) {
     const Metric &met = p.metrics[m];
     if (met.uniq_name.empty()) invalid("metric " + std::to_string(m) + " has no uniq_name");
-    for (std::size_t o = 0; o < m; ++o)
-      if (p.metrics[o].uniq_name == met.uniq_name)
-        invalid("metric uniq_name '" + met.uniq_name + "' used twice (ids " + std::to_string(o) +
-                " and " + std::to_string(m) + ")");
+    const auto [it, fresh] = first_use.emplace(met.uniq_name, m);
+    if (!fresh)
+      invalid("metric uniq_name '" + met.uniq_name + "' used twice (ids " + std::to_string(it->second) +
+              " and " + std::to_string(m) + ")");
     if (met.parent < -1 || met.parent >= static_cast<int>(nm) || met.parent == static_cast<int>(m))
       invalid("metric '" + met.uniq_name + "' has bad parent " + std::to_string(met.parent));
-    // Walk up: a cycle in the metric tree would make the writer recurse forever.
-    int up = met.parent;
-    for (std::size_t steps = 0; up >= 0; ++steps) {
-      if (steps > nm) invalid("metric tree has a cycle through '" + met.uniq_name + "'");
-      up = p.metrics[static_cast<std::size_t>(up)].parent;
+  }
+  // A cycle in the metric tree would make the writer recurse forever. Walk
+  // up from each metric until a root or a metric already known to reach
+  // one; meeting the current walk again is a cycle.
+  enum : char { kUnseen, kOnWalk, kReachesRoot };
+  std::vector<char> state(nm, kUnseen);
+  std::vector<std::size_t> walk;
+  for (std::size_t m = 0; m < nm; ++m) {
+    walk.clear();
+    for (int up = static_cast<int>(m); up >= 0 && state[static_cast<std::size_t>(up)] != kReachesRoot;
+         up = p.metrics[static_cast<std::size_t>(up)].parent) {
+      const auto u = static_cast<std::size_t>(up);
+      if (state[u] == kOnWalk) invalid("metric tree has a cycle through '" + p.metrics[u].uniq_name + "'");
+      state[u] = kOnWalk;
+      walk.push_back(u);
     }
+    for (std::size_t u : walk) state[u] = kReachesRoot;
   }
   for (std::size_t c = 0; c < nc; ++c) {
     const CallNode &cn = p.cnodes[c];

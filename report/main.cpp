@@ -43,9 +43,33 @@ bool emit(const std::string &text, const std::string &file) {
   return false;
 }
 
+// One line on stderr for an error that ends the run: `hcc-report: [FILE: ]WHAT`
+// with any line break in WHAT (a name from the file) shown as a space.
+int fail(const std::string &file, const std::string &what) {
+  std::string line = "hcc-report: " + (file.empty() ? "" : file + ": ") + what;
+  for (char &c : line)
+    if (c == '\n' || c == '\r') c = ' ';
+  std::cerr << line << "\n";
+  return 2;
+}
+
+int run_views(int argc, char **argv);
+
 }  // namespace
 
+// Every view's error reaches here as one line with status 2, whatever threw
+// it (a view, the JSON library, an allocation): never an abort.
 int main(int argc, char **argv) {
+  try {
+    return run_views(argc, argv);
+  } catch (const std::exception &e) {
+    return fail("", e.what());
+  }
+}
+
+namespace {
+
+int run_views(int argc, char **argv) {
   CLI::App app{"hcc-report: show an hcc (CUBE4) profile", "hcc-report"};
   std::string path;
   bool tree = false, json = false, summary = false, mpi = false, openmp = false;
@@ -137,11 +161,14 @@ int main(int argc, char **argv) {
       for (const std::string &n : {note_a, note_b})
         if (!n.empty()) std::cerr << n << "\n";
       const auto d = hcc::report::diff_profiles(hcc::profile::read_cubex(a), hcc::profile::read_cubex(b));
-      if (json) std::cout << hcc::report::diff_json(d, a, b).dump() << "\n";
-      else std::cout << hcc::report::diff_text(d, a, b);
+      if (json) {
+        hcc::report::write_diff_json(std::cout, d, a, b);
+        std::cout << "\n";
+      } else {
+        hcc::report::write_diff_text(std::cout, d, a, b);
+      }
     } catch (const std::exception &e) {
-      std::cerr << "hcc-report: " << e.what() << "\n";
-      return 2;
+      return fail("", e.what());
     }
     std::cout.flush();
     return std::cout ? 0 : 1;
@@ -168,8 +195,7 @@ int main(int argc, char **argv) {
     if (!note.empty()) std::cerr << note << "\n";
     p = hcc::profile::read_cubex(profile_path);
   } catch (const std::exception &e) {
-    std::cerr << "hcc-report: " << e.what() << "\n";
-    return 2;
+    return fail("", e.what());
   }
   if (location >= static_cast<int>(p.nloc())) {
     std::cerr << "hcc-report: no location " << location << "; the profile has " << p.nloc()
@@ -177,67 +203,62 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  if (suggest) {
-    hcc::report::SuggestRule rule;
-    if (!rule_text.empty()) {
-      std::string why = hcc::report::parse_suggest_rule(rule_text, rule);
-      if (!why.empty()) {
-        std::cerr << "hcc-report: --rule '" << rule_text << "' " << why << "\n";
-        return 2;
+  // The views: whatever one throws is one line naming the file.
+  try {
+    if (suggest) {
+      hcc::report::SuggestRule rule;
+      if (!rule_text.empty()) {
+        std::string why = hcc::report::parse_suggest_rule(rule_text, rule);
+        if (!why.empty()) {
+          std::cerr << "hcc-report: --rule '" << rule_text << "' " << why << "\n";
+          return 2;
+        }
       }
-    }
-    auto syntax = format == "tau"      ? hcc::report::FilterSyntax::Tau
-                  : format == "scorep" ? hcc::report::FilterSyntax::ScoreP
-                                       : hcc::report::FilterSyntax::Hcc;
-    std::string text = hcc::report::suggest_filter(p, rule, syntax, profile_path);
-    if (!emit(text, out_file)) return 2;
-    if (!out_file.empty()) {
-      // The explanation (the leading comment lines) goes to the terminal too.
-      for (size_t b = 0; b < text.size();) {
-        size_t e = text.find('\n', b);
-        if (text[b] != '#') break;
-        std::cout << text.substr(b, e - b + 1);
-        b = e + 1;
+      auto syntax = format == "tau"      ? hcc::report::FilterSyntax::Tau
+                    : format == "scorep" ? hcc::report::FilterSyntax::ScoreP
+                                         : hcc::report::FilterSyntax::Hcc;
+      std::string text = hcc::report::suggest_filter(p, rule, syntax, profile_path);
+      if (!emit(text, out_file)) return 2;
+      if (!out_file.empty()) {
+        // The explanation (the leading comment lines) goes to the terminal too.
+        for (size_t b = 0; b < text.size();) {
+          size_t e = text.find('\n', b);
+          if (text[b] != '#') break;
+          std::cout << text.substr(b, e - b + 1);
+          b = e + 1;
+        }
+        std::cout << "filter written to " << out_file << "\n";
       }
-      std::cout << "filter written to " << out_file << "\n";
+      return 0;
     }
-    return 0;
-  }
-  if (!callgraph.empty()) {
-    std::string text;
-    try {
-      text = hcc::report::callgraph_dot(p, {location, focus});
+    if (!callgraph.empty()) {
+      std::string text = hcc::report::callgraph_dot(p, {location, focus});
       if (callgraph == "svg") text = hcc::report::dot_to_svg(text, "--callgraph=svg");
-    } catch (const std::exception &e) {
-      std::cerr << "hcc-report: " << e.what() << "\n";
-      return 2;
+      if (!emit(text, out_file)) return 2;
+      if (!out_file.empty()) std::cout << "call graph written to " << out_file << "\n";
+      std::cout.flush();
+      return std::cout ? 0 : 1;
     }
-    if (!emit(text, out_file)) return 2;
-    if (!out_file.empty()) std::cout << "call graph written to " << out_file << "\n";
-    std::cout.flush();
-    return std::cout ? 0 : 1;
-  }
-  if (html) {
-    const std::string page = hcc::report::html_report(p, profile_path);
-    if (!emit(page, out_file)) return 2;
-    if (!out_file.empty()) {
-      std::cout << out_file << ": HTML report of " << profile_path << " (" << page.size() << " bytes, no network access)\n";
+    if (html) {
+      if (out_file.empty()) {
+        hcc::report::write_html_report(std::cout, p, profile_path);
+        std::cout.flush();
+        return std::cout ? 0 : 1;
+      }
+      std::ofstream f(out_file);
+      hcc::report::write_html_report(f, p, profile_path);
+      const auto size = static_cast<long long>(f.tellp());
+      if (!f.flush()) return fail("", "cannot write " + out_file);
+      std::cout << out_file << ": HTML report of " << profile_path << " (" << size << " bytes, no network access)\n";
+      return 0;
     }
-    return 0;
-  }
-  if (folded) {
-    try {
+    if (folded) {
       std::cout << hcc::report::folded_text(p, metric, location);
-    } catch (const std::exception &e) {
-      std::cerr << "hcc-report: " << e.what() << "\n";
-      return 2;
+      std::cout.flush();
+      return std::cout ? 0 : 1;
     }
-    std::cout.flush();
-    return std::cout ? 0 : 1;
-  }
-  if (cfg_opt->count() > 0) {
-    if (cfg_mode.empty()) cfg_mode = "text";
-    try {
+    if (cfg_opt->count() > 0) {
+      if (cfg_mode.empty()) cfg_mode = "text";
       if (cfg_mode == "text") {
         std::cout << hcc::report::cfg_text(p, location);
       } else if (cfg_mode == "dot" || cfg_mode == "svg") {
@@ -247,27 +268,29 @@ int main(int argc, char **argv) {
         std::cerr << "hcc-report: --cfg=" << cfg_mode << ": expected text, dot or svg\n";
         return 2;
       }
-    } catch (const std::exception &e) {
-      std::cerr << "hcc-report: " << e.what() << "\n";
-      return 2;
+    } else if (gprof) {
+      std::cout << hcc::report::gprof_text(p, location);
+    } else if (json) {
+      hcc::report::write_profile_json(std::cout, p, location);
+      std::cout << "\n";
+    } else if (openmp) {
+      const std::string text = hcc::profile::openmp_summary_text(p);
+      std::cout << (text.empty() ? "no OpenMP regions in this profile\n" : text);
+    } else if (mpi) {
+      const std::string text = hcc::profile::mpi_summary_text(p);
+      std::cout << (text.empty() ? "no MPI regions in this profile\n" : text);
+    } else if (summary) {
+      std::cout << hcc::profile::summary_text(p);
+    } else if (tree) {
+      std::cout << hcc::profile::call_tree_text(p, location);
+    } else {
+      std::cout << hcc::profile::flat_profile_text(p, location);
     }
-  } else if (gprof) {
-    std::cout << hcc::report::gprof_text(p, location);
-  } else if (json) {
-    std::cout << hcc::report::profile_json(p, location).dump() << "\n";
-  } else if (openmp) {
-    const std::string text = hcc::profile::openmp_summary_text(p);
-    std::cout << (text.empty() ? "no OpenMP regions in this profile\n" : text);
-  } else if (mpi) {
-    const std::string text = hcc::profile::mpi_summary_text(p);
-    std::cout << (text.empty() ? "no MPI regions in this profile\n" : text);
-  } else if (summary) {
-    std::cout << hcc::profile::summary_text(p);
-  } else if (tree) {
-    std::cout << hcc::profile::call_tree_text(p, location);
-  } else {
-    std::cout << hcc::profile::flat_profile_text(p, location);
+  } catch (const std::exception &e) {
+    return fail(profile_path, e.what());
   }
   std::cout.flush();
   return std::cout ? 0 : 1;
 }
+
+}  // namespace

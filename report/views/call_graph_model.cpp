@@ -61,18 +61,25 @@ CallGraph build_call_graph(const profile::Profile &p, int location) {
 
   // Recursive arcs: pair each call path's recursive calls with the one call
   // path on its chain (itself included) that received recursive visits.
+  // Per call path, how many call paths on its chain (itself included) have
+  // recursive visits and the one nearest the root: parents come before their
+  // children, so one forward pass computes both from the parent's, and a
+  // chain 10^5 deep costs linear time, not a walk per call path.
   std::map<int, double> paired;  // callee region -> recursive calls paired
+  std::vector<int> on_chain(p.cnodes.size(), 0), top(p.cnodes.size(), -1);
   for (size_t c = 0; c < p.cnodes.size(); ++c) {
+    const int parent = p.cnodes[c].parent;
+    if (parent >= 0) {
+      on_chain[c] = on_chain[size_t(parent)];
+      top[c] = top[size_t(parent)];
+    }
+    if (rec(c) > 0) {
+      ++on_chain[c];
+      if (top[c] < 0) top[c] = int(c);
+    }
     const double n = rec_calls(c);
-    if (n <= 0) continue;
-    int target = -1, candidates = 0;
-    for (int a = int(c); a >= 0; a = p.cnodes[size_t(a)].parent)
-      if (rec(size_t(a)) > 0) {
-        target = a;
-        ++candidates;
-      }
-    if (candidates != 1) continue;
-    const int callee = p.cnodes[size_t(target)].region;
+    if (n <= 0 || on_chain[c] != 1) continue;
+    const int callee = p.cnodes[size_t(top[c])].region;
     g.recursive_arcs[{p.cnodes[c].region, callee}] += n;
     paired[callee] += n;
   }

@@ -63,14 +63,17 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
       if (n == opt.focus || short_name(n) == opt.focus) todo.push_back(f.region);
     }
     if (todo.empty()) throw std::runtime_error("--callgraph-focus: no function named '" + opt.focus + "' in the profile");
+    // Callers per callee, once: scanning every arc per function reached
+    // would be quadratic on a long chain.
+    std::map<int, std::vector<int>> callers;
+    for (const auto &[key, arc] : g.arcs) callers[key.second].push_back(key.first);
+    for (const auto &[key, n] : g.recursive_arcs) callers[key.second].push_back(key.first);
     while (!todo.empty()) {
       int r = todo.back();
       todo.pop_back();
       if (!keep.insert(r).second) continue;
-      for (const auto &[key, arc] : g.arcs)
-        if (key.second == r && !keep.count(key.first)) todo.push_back(key.first);
-      for (const auto &[key, n] : g.recursive_arcs)
-        if (key.second == r && !keep.count(key.first)) todo.push_back(key.first);
+      for (int c : callers[r])
+        if (!keep.count(c)) todo.push_back(c);
     }
   }
 

@@ -115,8 +115,10 @@ std::string seconds_text(double s) {
 std::string heat_colour(double frac) {
   static const char *const kScale[] = {"#ffffff", "#fff5eb", "#fee6ce", "#fdd0a2", "#fdae6b",
                                        "#fd8d3c", "#f16913", "#d94801", "#a63603"};
-  int i = static_cast<int>(std::floor(frac * 8 + 0.5));
-  return kScale[std::clamp(i, 0, 8)];
+  // NaN or infinite times from a file: no colour rather than an undefined cast.
+  if (!std::isfinite(frac)) return kScale[0];
+  const double step = std::clamp(std::floor(frac * 8 + 0.5), 0.0, 8.0);
+  return kScale[static_cast<int>(step)];
 }
 
 }  // namespace

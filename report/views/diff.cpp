@@ -8,12 +8,17 @@
 #include <cstdint>
 #include <map>
 
+#include "json_view.hpp"
+
 namespace hcc::report {
 
 using hcc::profile::DType;
 using hcc::profile::Profile;
 
 namespace {
+
+// Frames of a path shown in full; deeper paths are cut in the middle.
+constexpr std::size_t kMaxNames = 64;
 
 // Rows keyed by (parent row, region name): the key of a call path is its
 // parent's row plus its own name, so matching costs no path strings (a deep
@@ -93,40 +98,25 @@ Diff diff_profiles(const Profile &a, const Profile &b) {
   add_profile(a, d.metrics, true, all);
   add_profile(b, d.metrics, false, all);
   const int time = d.metrics.empty() || d.metrics[0].name != "time" ? -1 : 0;
-  constexpr std::size_t kMaxNames = 64;
-  std::vector<std::size_t> depth(all.rows.size());
-  std::vector<int> head_end(all.rows.size(), -1);  // ancestor at depth kMaxNames/2 (1 = root)
-  for (std::size_t r = 0; r < all.rows.size(); ++r) {
+  d.depth.assign(all.rows.size(), 0);
+  d.head_end.assign(all.rows.size(), -1);
+  for (std::size_t r = 0; r < all.rows.size(); ++r) {  // parents' rows come before their children's
     const int pr = all.parent[r];
-    depth[r] = pr < 0 ? 1 : depth[static_cast<std::size_t>(pr)] + 1;
-    head_end[r] = depth[r] == kMaxNames / 2 ? static_cast<int>(r) : pr < 0 ? -1 : head_end[static_cast<std::size_t>(pr)];
+    d.depth[r] = pr < 0 ? 1 : d.depth[static_cast<std::size_t>(pr)] + 1;
+    d.head_end[r] = d.depth[r] == kMaxNames / 2 ? static_cast<int>(r)
+                    : pr < 0                    ? -1
+                                                : d.head_end[static_cast<std::size_t>(pr)];
   }
   for (std::size_t r = 0; r < all.rows.size(); ++r) {
     DiffRow &row = all.rows[r];
     bool any = false;
     for (std::size_t k = 0; k < d.metrics.size(); ++k) any |= row.a[k] != 0 || row.b[k] != 0;
     if (!any) continue;
-    // Names from the root down. Paths deeper than kMaxNames keep their
-    // first and last kMaxNames/2 frames around one "... N frames ..."
-    // entry, so a deep recursion that was not folded costs linear time and
-    // output (depth and the row at the end of the first half are kept per
-    // row; parents' rows come before their children's).
-    const std::size_t dep = depth[r];
-    std::vector<std::string> names;
-    int q = static_cast<int>(r);
-    for (std::size_t n = 0; q >= 0 && (dep <= kMaxNames || n < kMaxNames / 2); ++n) {
-      names.push_back(all.name[static_cast<std::size_t>(q)]);
-      q = all.parent[static_cast<std::size_t>(q)];
-    }
-    if (q >= 0) {
-      names.push_back("... " + std::to_string(dep - kMaxNames) + " frames ...");
-      for (q = head_end[r]; q >= 0; q = all.parent[static_cast<std::size_t>(q)])
-        names.push_back(all.name[static_cast<std::size_t>(q)]);
-    }
-    std::reverse(names.begin(), names.end());
-    row.path = std::move(names);
+    row.node = static_cast<int>(r);
     d.rows.push_back(std::move(row));
   }
+  d.parent = std::move(all.parent);
+  d.name = std::move(all.name);
   // Largest absolute change of time first; then of the next metrics, so a
   // profile without time still sorts by visits.
   std::stable_sort(d.rows.begin(), d.rows.end(), [&](const DiffRow &x, const DiffRow &y) {
@@ -139,7 +129,28 @@ Diff diff_profiles(const Profile &a, const Profile &b) {
   return d;
 }
 
-std::string diff_text(const Diff &d, const std::string &name_a, const std::string &name_b) {
+std::vector<std::string> diff_path(const Diff &d, const DiffRow &row) {
+  // Names from the leaf up, then reversed. Paths deeper than kMaxNames keep
+  // their first and last kMaxNames/2 frames around one "... N frames ..."
+  // entry, so a deep recursion that was not folded costs linear time and
+  // output (depth and the row at the end of the first half are kept per row).
+  const std::size_t dep = d.depth[static_cast<std::size_t>(row.node)];
+  std::vector<std::string> names;
+  int q = row.node;
+  for (std::size_t n = 0; q >= 0 && (dep <= kMaxNames || n < kMaxNames / 2); ++n) {
+    names.push_back(d.name[static_cast<std::size_t>(q)]);
+    q = d.parent[static_cast<std::size_t>(q)];
+  }
+  if (q >= 0) {
+    names.push_back("... " + std::to_string(dep - kMaxNames) + " frames ...");
+    for (q = d.head_end[static_cast<std::size_t>(row.node)]; q >= 0; q = d.parent[static_cast<std::size_t>(q)])
+      names.push_back(d.name[static_cast<std::size_t>(q)]);
+  }
+  std::reverse(names.begin(), names.end());
+  return names;
+}
+
+void write_diff_text(std::ostream &os, const Diff &d, const std::string &name_a, const std::string &name_b) {
   std::vector<std::string> header;
   for (const auto &m : d.metrics) {
     const std::string unit = m.name == "time" ? " msec" : "";
@@ -148,6 +159,8 @@ std::string diff_text(const Diff &d, const std::string &name_a, const std::strin
     header.push_back(m.name + " B-A");
   }
   header.push_back("Call path");
+  // The number cells first (their widths align the columns); the path, the
+  // last and unpadded column, is spelled out line by line while writing.
   std::vector<std::vector<std::string>> rows;
   for (const auto &r : d.rows) {
     std::vector<std::string> cells;
@@ -156,53 +169,55 @@ std::string diff_text(const Diff &d, const std::string &name_a, const std::strin
       cells.push_back(r.in_b ? show(r.b[k], d.metrics[k], false) : "-");
       cells.push_back(show(r.b[k] - r.a[k], d.metrics[k], true));
     }
-    std::string path;
-    for (const auto &n : r.path) path += (path.empty() ? "" : " \u2192 ") + n;
-    if (!r.in_a) path += "  (only in B)";
-    if (!r.in_b) path += "  (only in A)";
-    cells.push_back(path);
     rows.push_back(std::move(cells));
   }
   std::vector<std::size_t> w(header.size());
   for (std::size_t i = 0; i < header.size(); ++i) w[i] = header[i].size();
   for (const auto &r : rows)
-    for (std::size_t i = 0; i + 1 < r.size(); ++i) w[i] = std::max(w[i], r[i].size());
-  auto line = [&](const std::vector<std::string> &cells) {
+    for (std::size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], r[i].size());
+  auto line = [&](const std::vector<std::string> &cells, const std::string &last) {
     std::string out;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i) out += "  ";
-      out += i + 1 == cells.size() ? cells[i] : fmt::format("{:>{}}", cells[i], w[i]);
-    }
-    return out + "\n";
+    for (std::size_t i = 0; i < cells.size(); ++i) out += fmt::format("{:>{}}  ", cells[i], w[i]);
+    return out + last + "\n";
   };
-  std::string out = fmt::format("DIFF (exclusive values per call path, summed over locations; sorted by the largest "
-                                "change of time)\nA: {}\nB: {}\n",
-                                name_a, name_b);
-  out += line(header);
-  for (const auto &r : rows) out += line(r);
-  return out;
+  os << fmt::format("DIFF (exclusive values per call path, summed over locations; sorted by the largest "
+                    "change of time)\nA: {}\nB: {}\n",
+                    name_a, name_b);
+  os << line({header.begin(), header.end() - 1}, header.back());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const DiffRow &r = d.rows[i];
+    std::string path;
+    for (const auto &n : diff_path(d, r)) path += (path.empty() ? "" : " \u2192 ") + n;
+    if (!r.in_a) path += "  (only in B)";
+    if (!r.in_b) path += "  (only in A)";
+    os << line(rows[i], path);
+  }
 }
 
-nlohmann::ordered_json diff_json(const Diff &d, const std::string &name_a, const std::string &name_b) {
+void write_diff_json(std::ostream &os, const Diff &d, const std::string &name_a, const std::string &name_b) {
   using json = nlohmann::ordered_json;
-  json out = json::object();
-  out["version"] = 1;
-  out["a"] = name_a;
-  out["b"] = name_b;
+  json head = json::object();
+  head["version"] = 1;
+  head["a"] = name_a;
+  head["b"] = name_b;
   json metrics = json::array();
   for (const auto &m : d.metrics) metrics.push_back({{"name", m.name}, {"unit", m.unit}});
-  out["metrics"] = std::move(metrics);
-  json rows = json::array();
+  head["metrics"] = std::move(metrics);
+  std::string text = json_text(head);
+  text.pop_back();  // the closing '}': "callpaths" follows
+  os << text << ",\"callpaths\":[";
+  bool first = true;
   for (const auto &r : d.rows) {
     json values = json::object();
     for (std::size_t k = 0; k < d.metrics.size(); ++k)
       values[d.metrics[k].name] = {{"a", json_value(r.a[k], d.metrics[k])},
                                    {"b", json_value(r.b[k], d.metrics[k])},
                                    {"diff", json_value(r.b[k] - r.a[k], d.metrics[k])}};
-    rows.push_back({{"path", r.path}, {"in_a", r.in_a}, {"in_b", r.in_b}, {"values", std::move(values)}});
+    os << (first ? "" : ",")
+       << json_text({{"path", diff_path(d, r)}, {"in_a", r.in_a}, {"in_b", r.in_b}, {"values", std::move(values)}});
+    first = false;
   }
-  out["callpaths"] = std::move(rows);
-  return out;
+  os << "]}";
 }
 
 }  // namespace hcc::report

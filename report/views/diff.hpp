@@ -2,6 +2,7 @@
 // paths matched by the region names along the path (ids differ between runs).
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ struct DiffMetric {
 };
 
 struct DiffRow {
-  std::vector<std::string> path;  // region names, root first
+  int node = -1;                  // in Diff::parent/name: the path's last frame
   bool in_a = false, in_b = false;
   std::vector<double> a, b;       // per DiffMetric: exclusive, summed over locations
 };
@@ -25,6 +26,14 @@ struct DiffRow {
 struct Diff {
   std::vector<DiffMetric> metrics;  // time, visits, then the others both profiles have
   std::vector<DiffRow> rows;        // largest |time change| first
+  // The merged call tree: parent node (-1 for roots) and region name per
+  // node. Paths are spelled out only while printing, one row at a time: a
+  // deep recursion has as many rows as frames, so keeping every row's path
+  // would cost depth x rows.
+  std::vector<int> parent;
+  std::vector<std::string> name;
+  std::vector<std::size_t> depth;  // frames from the root (1 = root)
+  std::vector<int> head_end;       // ancestor at depth 32, where a long path's first half ends
 };
 
 // Matches the call paths of `a` and `b`; paths with the same names along
@@ -32,14 +41,19 @@ struct Diff {
 // all zero in both are left out.
 Diff diff_profiles(const hcc::profile::Profile &a, const hcc::profile::Profile &b);
 
+// The region names along a row's path, root first. Paths deeper than 64
+// frames keep their first and last 32 around one "... N frames ..." entry.
+std::vector<std::string> diff_path(const Diff &d, const DiffRow &row);
+
 // A table: per metric before, after and the difference (time in msec with
 // three decimals, counts as plain integers), then the call path
 // ("main → solve → leaf"); `name_a`/`name_b` head the text.
-std::string diff_text(const Diff &d, const std::string &name_a, const std::string &name_b);
+void write_diff_text(std::ostream &os, const Diff &d, const std::string &name_a, const std::string &name_b);
 
 // {"version": 1, "a": …, "b": …, "metrics": [{"name", "unit"}],
 //  "callpaths": [{"path": [...], "in_a", "in_b",
 //                 "values": {"time": {"a", "b", "diff"}, ...}}]}
-nlohmann::ordered_json diff_json(const Diff &d, const std::string &name_a, const std::string &name_b);
+// Streamed row by row; names that are not UTF-8 get U+FFFD.
+void write_diff_json(std::ostream &os, const Diff &d, const std::string &name_a, const std::string &name_b);
 
 }  // namespace hcc::report

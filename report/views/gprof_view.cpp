@@ -1,8 +1,10 @@
 #include "gprof_view.hpp"
 
 #include <algorithm>
+#include <map>
 #include <cstdarg>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,13 @@ std::string fmt(const char *f, ...) {
   return buf;
 }
 
-unsigned long count(double v) { return v > 0 ? static_cast<unsigned long>(v + 0.5) : 0ul; }
+// Rounded, and clamped: a count from a file may be any double, and casting
+// one beyond the integer's range is undefined.
+unsigned long count(double v) {
+  if (!(v > 0)) return 0ul;
+  if (v >= 18446744073709551615.0) return std::numeric_limits<unsigned long>::max();
+  return static_cast<unsigned long>(v + 0.5);
+}
 
 }  // namespace
 
@@ -76,14 +84,28 @@ std::string gprof_text(const profile::Profile &p, int location) {
   o += "\f\n\t\t\tCall graph\n\n\n";
   o += fmt("granularity: exact per call path, for %.2f seconds\n\n", g.total_time);
   o += "index % time    self  children    called     name\n";
+  // Arcs by callee and by caller, each in the arcs' key order, sorted out
+  // once: looking through all arcs for every function would cost
+  // functions x arcs (quadratic on a deep chain of distinct functions).
+  std::map<int, std::vector<std::pair<int, CgArc>>> callers_of, callees_of;
+  for (const auto &[key, arc] : g.arcs) {
+    if (key.first == key.second) continue;
+    callers_of[key.second].emplace_back(key.first, arc);
+    callees_of[key.first].emplace_back(key.second, arc);
+  }
+  std::map<int, std::vector<std::pair<int, double>>> rec_callers_of, rec_callees_of;
+  for (const auto &[key, n] : g.recursive_arcs) {
+    rec_callers_of[key.second].emplace_back(key.first, n);
+    rec_callees_of[key.first].emplace_back(key.second, n);
+  }
+  const std::vector<std::pair<int, double>> no_rec;
   for (int i : order) {
     const CgFunction &f = fs[size_t(i)];
     // Callers, the largest last (next to the function, as gprof has them).
-    std::vector<std::pair<int, CgArc>> callers, callees;
-    for (const auto &[key, arc] : g.arcs) {
-      if (key.second == f.region && key.first != f.region) callers.emplace_back(key.first, arc);
-      if (key.first == f.region && key.second != f.region) callees.emplace_back(key.second, arc);
-    }
+    std::vector<std::pair<int, CgArc>> callers = std::move(callers_of[f.region]), callees = std::move(callees_of[f.region]);
+    auto rec_in = rec_callers_of.find(f.region), rec_out = rec_callees_of.find(f.region);
+    const auto &rec_callers = rec_in == rec_callers_of.end() ? no_rec : rec_in->second;
+    const auto &rec_callees = rec_out == rec_callees_of.end() ? no_rec : rec_out->second;
     auto arc_time = [](const std::pair<int, CgArc> &a) { return a.second.self + a.second.children; };
     std::stable_sort(callers.begin(), callers.end(), [&](auto &a, auto &b) { return arc_time(a) < arc_time(b); });
     std::stable_sort(callees.begin(), callees.end(), [&](auto &a, auto &b) { return arc_time(a) > arc_time(b); });
@@ -97,8 +119,7 @@ std::string gprof_text(const profile::Profile &p, int location) {
       return fmt("%6s %5s %7s %7s %7lu %7s     %s [%d]\n", "", "", "", "", count(n), "", name(other).c_str(),
                  idx(other));
     };
-    for (const auto &[key, n] : g.recursive_arcs)
-      if (key.second == f.region) o += rec_line(key.first, n);
+    for (const auto &[other, n] : rec_callers) o += rec_line(other, n);
     if (callers.empty() && f.spontaneous) o += fmt("%6s %5s %7s %7s %7s %7s     <spontaneous>\n", "", "", "", "", "", "");
     for (const auto &[r, a] : callers) o += arc_line(r, a, f.calls);
     std::string called = count(f.calls) ? fmt("%7lu", count(f.calls)) : fmt("%7s", "");
@@ -110,8 +131,7 @@ std::string gprof_text(const profile::Profile &p, int location) {
       const CgFunction *c = fn_of(r);
       o += arc_line(r, a, c ? c->calls : a.calls);
     }
-    for (const auto &[key, n] : g.recursive_arcs)
-      if (key.first == f.region) o += rec_line(key.second, n);
+    for (const auto &[other, n] : rec_callees) o += rec_line(other, n);
     o += "-----------------------------------------------\n";
   }
 

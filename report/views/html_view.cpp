@@ -2,6 +2,10 @@
 #include "html_view.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <ostream>
+#include <streambuf>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -41,25 +45,41 @@ std::string html_escape(const std::string &s) {
 
 // JSON inside <script type="application/json">: '<', '>' and '&' only occur
 // in strings, where \u escapes mean the same, so "</script>" or "<!--" in a
-// region name cannot end or confuse the element.
-std::string script_safe(const std::string &json) {
-  std::string out;
-  out.reserve(json.size());
-  for (char c : json) {
-    if (c == '<') out += "\\u003c";
-    else if (c == '>') out += "\\u003e";
-    else if (c == '&') out += "\\u0026";
-    else out += c;
+// region name cannot end or confuse the element. A stream buffer, so the
+// profile's JSON (which may be large) goes to the page as it is written.
+class ScriptSafe : public std::streambuf {
+ public:
+  explicit ScriptSafe(std::ostream &to) : to_(to) {}
+
+ protected:
+  int overflow(int c) override {
+    if (c == traits_type::eof()) return traits_type::not_eof(c);
+    const char ch = static_cast<char>(c);
+    xsputn(&ch, 1);
+    return c;
   }
-  return out;
-}
+  std::streamsize xsputn(const char *s, std::streamsize n) override {
+    std::streamsize from = 0;
+    for (std::streamsize i = 0; i < n; ++i) {
+      const char *esc = s[i] == '<' ? "\\u003c" : s[i] == '>' ? "\\u003e" : s[i] == '&' ? "\\u0026" : nullptr;
+      if (!esc) continue;
+      to_.write(s + from, i - from);
+      to_ << esc;
+      from = i + 1;
+    }
+    to_.write(s + from, n - from);
+    return n;
+  }
+
+ private:
+  std::ostream &to_;
+};
 
 }  // namespace
 
-nlohmann::ordered_json html_data(const Profile &p, const std::string &profile_path) {
+void write_html_data(std::ostream &os, const Profile &p, const std::string &profile_path) {
   using json = nlohmann::ordered_json;
   json d = json::object();
-  d["profile"] = profile_json(p);
   json attrs = json::array();
   for (const auto &kv : p.attrs) attrs.push_back(json::array({kv.first, kv.second}));
   d["attrs"] = std::move(attrs);
@@ -68,9 +88,7 @@ nlohmann::ordered_json html_data(const Profile &p, const std::string &profile_pa
   const int t = p.metric_index("time");
   if (t >= 0) {
     const auto in = hcc::profile::inclusive(p, static_cast<std::size_t>(t));
-    const std::string &uom = p.metrics[static_cast<std::size_t>(t)].uom;
-    const double scale = uom == "ms" || uom == "msec" ? 1e-3 : uom == "us" || uom == "usec" ? 1e-6
-                         : uom == "ns" || uom == "nsec" ? 1e-9 : 1.0;
+    const double scale = hcc::profile::seconds_per_unit(p.metrics[static_cast<std::size_t>(t)].uom);
     double total = 0;
     for (int r : hcc::profile::roots(p))
       for (std::size_t l = 0; l < p.nloc(); ++l) total += in[static_cast<std::size_t>(r) * p.nloc() + l];
@@ -80,35 +98,42 @@ nlohmann::ordered_json html_data(const Profile &p, const std::string &profile_pa
   }
   d["openmp"] = hcc::profile::openmp_summary_text(p);
   d["mpi"] = hcc::profile::mpi_summary_text(p);
-  return d;
+  // The profile's JSON is streamed (json_view.hpp), so it goes in front as
+  // text rather than as a node of this object.
+  os << "{\"profile\":";
+  write_profile_json(os, p);
+  os << "," << json_text(d).substr(1);
 }
 
-std::string html_report(const Profile &p, const std::string &profile_path) {
+void write_html_report(std::ostream &os, const Profile &p, const std::string &profile_path) {
   const std::string page = html_assets::kPage;
   // Each placeholder once, in the page's text (never searched for in what
   // replaces it: the data may hold any string).
-  std::vector<std::pair<std::string, std::string>> fill = {
-      {"HCC_TITLE", html_escape(program_name(p))},
-      {"/*HCC_CSS*/", html_assets::kStyle},
-      {"HCC_DATA", script_safe(html_data(p, profile_path).dump())},
-      {"/*HCC_JS*/", html_assets::kScript},
-  };
-  std::vector<std::pair<std::size_t, std::size_t>> at;  // position in page, index in fill
-  for (std::size_t i = 0; i < fill.size(); ++i) {
-    const std::size_t pos = page.find(fill[i].first);
-    if (pos == std::string::npos) throw std::logic_error("report/views/html/page.html lacks " + fill[i].first);
+  const char *const holes[] = {"HCC_TITLE", "/*HCC_CSS*/", "HCC_DATA", "/*HCC_JS*/"};
+  std::vector<std::pair<std::size_t, std::size_t>> at;  // position in page, index in holes
+  for (std::size_t i = 0; i < std::size(holes); ++i) {
+    const std::size_t pos = page.find(holes[i]);
+    if (pos == std::string::npos) throw std::logic_error(std::string("report/views/html/page.html lacks ") + holes[i]);
     at.push_back({pos, i});
   }
   std::sort(at.begin(), at.end());
-  std::string out;
   std::size_t from = 0;
   for (const auto &[pos, i] : at) {
-    out.append(page, from, pos - from);
-    out += fill[i].second;
-    from = pos + fill[i].first.size();
+    os.write(page.data() + from, static_cast<std::streamsize>(pos - from));
+    switch (i) {
+      case 0: os << html_escape(program_name(p)); break;
+      case 1: os << html_assets::kStyle; break;
+      case 2: {
+        ScriptSafe safe(os);
+        std::ostream data(&safe);
+        write_html_data(data, p, profile_path);
+        break;
+      }
+      default: os << html_assets::kScript;
+    }
+    from = pos + std::strlen(holes[i]);
   }
-  out.append(page, from, std::string::npos);
-  return out;
+  os.write(page.data() + from, static_cast<std::streamsize>(page.size() - from));
 }
 
 }  // namespace hcc::report

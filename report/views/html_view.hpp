@@ -6,20 +6,19 @@
 // `--json` object. The page loads nothing from anywhere.
 #pragma once
 
+#include <ostream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "profile.hpp"
 
 namespace hcc::report {
 
-// The data object the page's script reads: {"profile": <--json view>,
-// "attrs": [[key, value]...], "program", "file", "total_time" (s or null),
-// "openmp": text, "mpi": text}.
-nlohmann::ordered_json html_data(const hcc::profile::Profile &p, const std::string &profile_path);
+// The object the page's script reads, as JSON text: {"profile": <--json
+// view>, "attrs": [[key, value]...], "program", "file", "total_time" (s or
+// null), "openmp": text, "mpi": text}.
+void write_html_data(std::ostream &os, const hcc::profile::Profile &p, const std::string &profile_path);
 
-// The whole page.
-std::string html_report(const hcc::profile::Profile &p, const std::string &profile_path);
+// The whole page, written as it is made (the data may be large).
+void write_html_report(std::ostream &os, const hcc::profile::Profile &p, const std::string &profile_path);
 
 }  // namespace hcc::report

@@ -53,8 +53,16 @@ std::string mpi_summary_text(const Profile &p, std::size_t top) {
   if (sent >= 0) s_incl = inclusive(p, size_t(sent));
   if (recvd >= 0) r_incl = inclusive(p, size_t(recvd));
 
-  int nranks = 0;
-  for (const auto &l : p.locations) nranks = std::max(nranks, l.rank + 1);
+  // Ranks that have a location, in order; tables index them densely, so a
+  // file naming one rank 100000000 costs one column, not 10^8.
+  std::vector<int> rank_of;  // dense index -> rank
+  for (const auto &l : p.locations) rank_of.push_back(l.rank);
+  std::sort(rank_of.begin(), rank_of.end());
+  rank_of.erase(std::unique(rank_of.begin(), rank_of.end()), rank_of.end());
+  std::vector<size_t> loc_rank(nl);  // location -> dense rank index
+  for (size_t l = 0; l < nl; ++l)
+    loc_rank[l] = size_t(std::lower_bound(rank_of.begin(), rank_of.end(), p.locations[l].rank) - rank_of.begin());
+  const int nranks = int(rank_of.size());
   // AppTime per rank: the longest-running thread's root time (wall time of
   // the process, as mpiP's AppTime); MPITime: every thread's MPI time.
   std::vector<double> app(size_t(nranks), 0.0), mpi(size_t(nranks), 0.0);
@@ -62,10 +70,10 @@ std::string mpi_summary_text(const Profile &p, std::size_t top) {
   for (size_t c = 0; c < nc; ++c)
     for (size_t l = 0; l < nl; ++l) {
       if (p.cnodes[c].parent < 0) root_time[l] += t_incl[c * nl + l] * sec;
-      if (outer[c]) mpi[size_t(p.locations[l].rank)] += t_incl[c * nl + l] * sec;
+      if (outer[c]) mpi[loc_rank[l]] += t_incl[c * nl + l] * sec;
     }
   for (size_t l = 0; l < nl; ++l) {
-    double &a = app[size_t(p.locations[l].rank)];
+    double &a = app[loc_rank[l]];
     a = std::max(a, root_time[l]);
   }
 
@@ -85,7 +93,7 @@ std::string mpi_summary_text(const Profile &p, std::size_t top) {
     out += fmt::format("({} ranks: the 10 with most and the 10 with least MPI time)\n", nranks);
   }
   for (int r : shown)
-    out += fmt::format("{:>6}  {:>12.6f}  {:>12.6f}  {:>7.2f}\n", r, app[size_t(r)], mpi[size_t(r)],
+    out += fmt::format("{:>6}  {:>12.6f}  {:>12.6f}  {:>7.2f}\n", rank_of[size_t(r)], app[size_t(r)], mpi[size_t(r)],
                        app[size_t(r)] > 0 ? 100.0 * mpi[size_t(r)] / app[size_t(r)] : 0.0);
   out += fmt::format("{:>6}  {:>12.6f}  {:>12.6f}  {:>7.2f}\n\n", "*", app_sum, mpi_sum,
                      app_sum > 0 ? 100.0 * mpi_sum / app_sum : 0.0);
@@ -134,7 +142,7 @@ std::string mpi_summary_text(const Profile &p, std::size_t top) {
     auto &v = per_rank[name];
     v.resize(size_t(nranks), 0.0);
     for (size_t l = 0; l < nl; ++l) {
-      v[size_t(p.locations[l].rank)] += t_incl[c * nl + l] * sec;
+      v[loc_rank[l]] += t_incl[c * nl + l] * sec;
       if (visits >= 0) calls[name] += p.excl[size_t(visits)][c * nl + l];
     }
   }
@@ -149,7 +157,7 @@ std::string mpi_summary_text(const Profile &p, std::size_t top) {
     auto mn = std::min_element(v.begin(), v.end()), mx = std::max_element(v.begin(), v.end());
     double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
     out += fmt::format("{:<24}  {:>10.0f}  {:>12.3f}  {:>5}  {:>12.3f}  {:>12.3f}  {:>5}  {:>8.2f}\n", name, calls[name],
-                       *mn * 1e3, mn - v.begin(), mean * 1e3, *mx * 1e3, mx - v.begin(), mean > 0 ? *mx / mean : 0.0);
+                       *mn * 1e3, rank_of[size_t(mn - v.begin())], mean * 1e3, *mx * 1e3, rank_of[size_t(mx - v.begin())], mean > 0 ? *mx / mean : 0.0);
   }
   return out;
 }
