@@ -21,7 +21,7 @@
 #   scripts/test-sanitized.sh            # ASan + UBSan in build-sanitize-address-undefined/
 #   HCC_SANITIZE=thread scripts/test-sanitized.sh
 # Run alone, it ends with the load average and its slowest tests
-# (scripts/test-report.py); under scripts/test.sh (HCC_TEST_RESULTS set) its
+# (scripts/test-report.py); under scripts/test.sh (SUITE_RESULTS_DIR set) its
 # JUnit files go with the plain suite's and test.sh reports them all.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,12 +30,12 @@ build=${HCC_SANITIZE_BUILD_DIR:-$root/build-sanitize-${san//,/-}}
 main=${HCC_BUILD_DIR:-$root/build}
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 report=0
-if [ -z "${HCC_TEST_RESULTS:-}" ]; then
+if [ -z "${SUITE_RESULTS_DIR:-}" ]; then
   report=1
-  HCC_TEST_RESULTS=$build/test-results
-  rm -rf "$HCC_TEST_RESULTS" && mkdir -p "$HCC_TEST_RESULTS"
+  SUITE_RESULTS_DIR=$build/test-results
+  rm -rf "$SUITE_RESULTS_DIR" && mkdir -p "$SUITE_RESULTS_DIR"
 fi
-results=$HCC_TEST_RESULTS/sanitized-${san//,/-}
+results=$SUITE_RESULTS_DIR/sanitized-${san//,/-}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
@@ -99,5 +99,5 @@ if [ "$e2e" = 1 ]; then
     status=1
   fi
 fi
-[ "$report" = 1 ] && { python3 "$root/scripts/test-report.py" --load-before "$load_before" "$HCC_TEST_RESULTS"/*.xml || true; }
+[ "$report" = 1 ] && { python3 "$root/scripts/test-report.py" --load-before "$load_before" "$SUITE_RESULTS_DIR"/*.xml || true; }
 exit "$status"

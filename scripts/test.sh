@@ -22,13 +22,13 @@ export HCC_SERVER_IDLE=${HCC_SERVER_IDLE:-15}
 "$root/scripts/build.sh"
 # Every ctest run of this script and of test-sanitized.sh writes its JUnit
 # file here; the old ones go first.
-export HCC_TEST_RESULTS=$build/test-results
-rm -rf "$HCC_TEST_RESULTS" && mkdir -p "$HCC_TEST_RESULTS"
+export SUITE_RESULTS_DIR=$build/test-results
+rm -rf "$SUITE_RESULTS_DIR" && mkdir -p "$SUITE_RESULTS_DIR"
 status=0
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --output-junit "$HCC_TEST_RESULTS/main.xml" || status=$?
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --output-junit "$SUITE_RESULTS_DIR/main.xml" || status=$?
 # The sanitizer part runs even when a plain test failed: CI shows both.
 if [ "${HCC_SANITIZED:-1}" != 0 ]; then
   "$root/scripts/test-sanitized.sh" || status=$?
 fi
-python3 "$root/scripts/test-report.py" --load-before "$load_before" "$HCC_TEST_RESULTS"/*.xml || true
+python3 "$root/scripts/test-report.py" --load-before "$load_before" "$SUITE_RESULTS_DIR"/*.xml || true
 exit "$status"
