@@ -135,28 +135,41 @@ inline std::map<std::string, std::string> cubelib_walk(const std::string &path) 
   return out;
 }
 
+// One tar header block written by hand: a regular member ('0', POSIX
+// "ustar") or another `type` with GNU's "ustar  " magic; `fill` may set
+// further fields (GNU sparse maps) before the checksum is computed.
+template <class Fill>
+inline std::string tar_header(const std::string &name, std::uint64_t size, char type, Fill fill) {
+  char h[512];
+  std::memset(h, 0, sizeof h);
+  std::snprintf(h, 100, "%s", name.c_str());
+  std::snprintf(h + 100, 8, "%07o", 0644);
+  std::snprintf(h + 108, 8, "%07o", 0);
+  std::snprintf(h + 116, 8, "%07o", 0);
+  std::snprintf(h + 124, 12, "%011lo", static_cast<unsigned long>(size));
+  std::snprintf(h + 136, 12, "%011lo", 0ul);
+  h[156] = type;
+  if (type == '0') {
+    std::memcpy(h + 257, "ustar", 6);
+    std::memcpy(h + 263, "00", 2);
+  } else {
+    std::memcpy(h + 257, "ustar  ", 8);  // GNU magic and version
+  }
+  fill(h);
+  std::memset(h + 148, ' ', 8);
+  unsigned sum = 0;
+  for (unsigned char c : std::string(h, 512)) sum += c;
+  std::snprintf(h + 148, 8, "%06o", sum);
+  return std::string(h, 512);
+}
+
 // A ustar archive written by hand, padded the way CubeLib's writer pads
 // ((size/512 + 1) * 512, i.e. a whole zero block after a member whose size
 // is a multiple of 512): the kind of file Score-P produces.
 inline std::string cubelib_style_tar(const std::vector<std::pair<std::string, std::string>> &members) {
   std::string out;
   for (const auto &[name, data] : members) {
-    char h[512];
-    std::memset(h, 0, sizeof h);
-    std::snprintf(h, 100, "%s", name.c_str());
-    std::snprintf(h + 100, 8, "%07o", 0644);
-    std::snprintf(h + 108, 8, "%07o", 0);
-    std::snprintf(h + 116, 8, "%07o", 0);
-    std::snprintf(h + 124, 12, "%011lo", static_cast<unsigned long>(data.size()));
-    std::snprintf(h + 136, 12, "%011lo", 0ul);
-    h[156] = '0';
-    std::memcpy(h + 257, "ustar", 6);
-    std::memcpy(h + 263, "00", 2);
-    std::memset(h + 148, ' ', 8);
-    unsigned sum = 0;
-    for (unsigned char c : std::string(h, 512)) sum += c;
-    std::snprintf(h + 148, 8, "%06o", sum);
-    out.append(h, 512);
+    out += tar_header(name, data.size(), '0', [](char *) {});
     out += data;
     out.append((data.size() / 512 + 1) * 512 - data.size(), '\0');
   }

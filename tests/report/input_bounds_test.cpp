@@ -97,24 +97,11 @@ std::string program_and_system(int cnodes, const std::string &rank = "0") {
 // An old-GNU sparse member ('S'): `stored` bytes in the archive that stand
 // for the last bytes of a member of `real_size` bytes, the rest one hole.
 std::string gnu_sparse_tar(const std::string &name, const std::string &stored, std::uint64_t real_size) {
-  char h[512];
-  std::memset(h, 0, sizeof h);
-  std::snprintf(h, 100, "%s", name.c_str());
-  std::snprintf(h + 100, 8, "%07o", 0644);
-  std::snprintf(h + 108, 8, "%07o", 0);
-  std::snprintf(h + 116, 8, "%07o", 0);
-  std::snprintf(h + 124, 12, "%011lo", static_cast<unsigned long>(stored.size()));
-  std::snprintf(h + 136, 12, "%011lo", 0ul);
-  h[156] = 'S';
-  std::memcpy(h + 257, "ustar  ", 8);  // GNU magic and version
-  std::snprintf(h + 386, 12, "%011lo", static_cast<unsigned long>(real_size - stored.size()));  // sparse[0].offset
-  std::snprintf(h + 398, 12, "%011lo", static_cast<unsigned long>(stored.size()));              // sparse[0].numbytes
-  std::snprintf(h + 483, 12, "%011lo", static_cast<unsigned long>(real_size));                  // realsize
-  std::memset(h + 148, ' ', 8);
-  unsigned sum = 0;
-  for (unsigned char c : std::string(h, 512)) sum += c;
-  std::snprintf(h + 148, 8, "%06o", sum);
-  std::string out(h, 512);
+  std::string out = tar_header(name, stored.size(), 'S', [&](char *h) {
+    std::snprintf(h + 386, 12, "%011lo", static_cast<unsigned long>(real_size - stored.size()));  // sparse[0].offset
+    std::snprintf(h + 398, 12, "%011lo", static_cast<unsigned long>(stored.size()));              // sparse[0].numbytes
+    std::snprintf(h + 483, 12, "%011lo", static_cast<unsigned long>(real_size));                  // realsize
+  });
   out += stored;
   out.append((512 - stored.size() % 512) % 512, '\0');
   out.append(1024, '\0');

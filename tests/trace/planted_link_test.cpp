@@ -14,13 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string build(const std::string &dir, const std::string &src) {
-  const std::string exe = dir + "/" + fs::path(src).stem().string() + ".exe";
-  const RunResult r = run(shell_quote(hcc_bin()) + " -O1 " + shell_quote(programs_dir() + "/" + src) + " -o " +
-                          shell_quote(exe));
-  EXPECT_EQ(r.status, 0) << r.err;
-  return exe;
-}
 
 // <dir>/out with a link `name` in it pointing at <dir>/victim, a file that
 // holds "precious\n" (or an empty directory).
@@ -59,7 +52,7 @@ TEST_P(PlantedTraceLink, IsRefusedAndNothingIsWrittenThroughIt) {
   const bool to_dir = name == "traces";
   for (const char *overwrite : {"0", "1"}) {
     const std::string dir = scratch_dir("planted-trace-" + name + "-" + overwrite);
-    const std::string exe = build(dir, "fib.c");
+    const std::string exe = hcc::trace_test::build_program(dir, "fib.c");
     const Planted p = plant(dir, name, to_dir);
     const RunResult r = run("HCC_TRACE=1 HCC_OVERWRITE=" + std::string(overwrite) + " HCC_OUTPUT_DIR=" +
                             shell_quote(p.out) + " " + shell_quote(exe));
@@ -89,7 +82,7 @@ INSTANTIATE_TEST_SUITE_P(Trace, PlantedTraceLink, ::testing::Values("traces", "t
 // OTF2 through our handle on the directory (checked by otf2-print).
 TEST(PlantedTraceLinkControl, AnOrdinaryOutputDirectoryTakesTheTrace) {
   const std::string dir = scratch_dir("planted-trace-none");
-  const std::string exe = build(dir, "fib.c");
+  const std::string exe = hcc::trace_test::build_program(dir, "fib.c");
   const RunResult r = run("HCC_TRACE=1 HCC_OUTPUT_DIR=" + shell_quote(dir + "/out") + " " + shell_quote(exe));
   ASSERT_EQ(r.status, 0) << r.err;
   std::string error;
@@ -102,7 +95,7 @@ TEST(PlantedTraceLinkControl, AnOrdinaryOutputDirectoryTakesTheTrace) {
 
 TEST(PlantedSnapshotLink, IsRefusedAndNothingIsWrittenThroughIt) {
   const std::string dir = scratch_dir("planted-snapshot");
-  const std::string exe = build(dir, "longrun.c");
+  const std::string exe = hcc::trace_test::build_program(dir, "longrun.c");
   const Planted p = plant(dir, "snapshot.cubex", false);
   const RunResult r = run("HCC_SNAPSHOT=0.1 HCC_OUTPUT_DIR=" + shell_quote(p.out) + " " + shell_quote(exe));
   ASSERT_EQ(r.status, 0) << r.err;

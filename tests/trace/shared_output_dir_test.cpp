@@ -68,13 +68,6 @@ std::string compile(const std::string &dir, const std::string &src, const std::s
   return exe;
 }
 
-std::string build(const std::string &dir, const std::string &src) {
-  const std::string exe = dir + "/" + fs::path(src).stem().string() + ".exe";
-  const RunResult r = run(shell_quote(hcc_bin()) + " -O1 " + shell_quote(programs_dir() + "/" + src) + " -o " +
-                          shell_quote(exe));
-  EXPECT_EQ(r.status, 0) << r.err;
-  return exe;
-}
 
 // For the attacker's command line, which run_as_other_user puts in single quotes.
 std::string dq(const std::string &s) { return "\"" + s + "\""; }
@@ -116,7 +109,7 @@ TEST_P(TraceClaimSwappedByAnotherUser, NothingIsWrittenThroughTheLinksAndTheArch
   if (other == uid_t(-1)) GTEST_SKIP() << why;
   const std::string where = GetParam();
   const Scene s = set_scene(std::string("trace-claim-swapped-") + where, other);
-  const std::string exe = build(s.dir, "many_calls.c");
+  const std::string exe = hcc::trace_test::build_program(s.dir, "many_calls.c");
   const std::string dir_target = where == std::string("victim") ? s.victim : s.trap;
   // Triggered by traces/, the last name claimed (and, before, made by OTF2
   // once the anchor and definitions were claimed).
@@ -178,7 +171,7 @@ TEST(TraceInAnotherUsersDirectory, WithoutAnAttackTheArchiveIsPutInPlace) {
   const uid_t other = hcc::test::other_user(why);
   if (other == uid_t(-1)) GTEST_SKIP() << why;
   const Scene s = set_scene("trace-claim-untouched", other);
-  const std::string exe = build(s.dir, "many_calls.c");
+  const std::string exe = hcc::trace_test::build_program(s.dir, "many_calls.c");
   const RunResult r = run("HCC_VERBOSE=0 HCC_TRACE=1 HCC_OUTPUT_DIR=" + shell_quote(s.out) + " " + shell_quote(exe));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
@@ -205,7 +198,7 @@ TEST(OutputDirectorySwappedByAnotherUser, EveryFileStillGoesToTheDirectoryFirstO
   const uid_t other = hcc::test::other_user(why);
   if (other == uid_t(-1)) GTEST_SKIP() << why;
   const Scene s = set_scene("output-dir-swapped", other);
-  const std::string exe = build(s.dir, "longrun.c");
+  const std::string exe = hcc::trace_test::build_program(s.dir, "longrun.c");
   fs::create_directory(s.out + "/run");
   const pid_t attacker = start_attacker(s, dq(s.out) + " run/snapshot.cubex 60 run=" + s.victim);
   const RunResult r = run("HCC_VERBOSE=0 HCC_SNAPSHOT=0.2 HCC_GPROF=1 HCC_OUTPUT_DIR=" + shell_quote(s.out + "/run") + " " +
@@ -239,7 +232,7 @@ TEST(SpillDirectorySwappedByAnotherUser, SpillFilesStayInTheDirectoryMadeForThem
     fs::create_symlink(s.secret, s.trap + "/" + f);
     EXPECT_EQ(lchown((s.trap + "/" + f).c_str(), other, gid_t(-1)), 0);
   }
-  const std::string exe = build(s.dir, "late_thread.c");
+  const std::string exe = hcc::trace_test::build_program(s.dir, "late_thread.c");
   const pid_t attacker = start_attacker(s, dq(s.out) + " \"hcc-trace-*\" 60 %=" + s.trap);
   const RunResult r = run("TMPDIR=" + shell_quote(s.out) + " HCC_VERBOSE=0 HCC_TRACE=1 HCC_TRACE_BUFFER=1K HCC_OUTPUT_DIR=" +
                           shell_quote(s.dir + "/profile") + " " + shell_quote(exe));
@@ -275,7 +268,7 @@ TEST(PlantedByAnotherUser, LinksAtEveryOutputNameAreNeverWrittenThrough) {
       fs::create_symlink(s.secret, s.out + "/" + f);
       EXPECT_EQ(lchown((s.out + "/" + f).c_str(), other, gid_t(-1)), 0);
     }
-    const std::string exe = build(s.dir, "longrun.c");
+    const std::string exe = hcc::trace_test::build_program(s.dir, "longrun.c");
     const RunResult r = run("HCC_VERBOSE=0 HCC_SNAPSHOT=0.5 HCC_GPROF=1 HCC_OVERWRITE=" + std::string(overwrite) +
                             " HCC_OUTPUT_DIR=" + shell_quote(s.out) + " " + shell_quote(exe));
     EXPECT_EQ(r.status, 0) << r.err;

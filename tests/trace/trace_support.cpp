@@ -1,11 +1,23 @@
 // hcc tracer tests — parsing otf2-print (see trace_support.hpp).
 #include "trace_support.hpp"
 
+#include <gtest/gtest.h>
+
+#include <filesystem>
 #include <sstream>
 
 #include "e2e_support.hpp"
 
 namespace hcc::trace_test {
+
+std::string build_program(const std::string &dir, const std::string &src) {
+  using namespace e2e;
+  const std::string exe = dir + "/" + std::filesystem::path(src).stem().string() + ".exe";
+  const RunResult r = run(shell_quote(hcc_bin()) + " -O1 " + shell_quote(programs_dir() + "/" + src) + " -o " +
+                          shell_quote(exe));
+  EXPECT_EQ(r.status, 0) << r.err;
+  return exe;
+}
 
 std::vector<Event> read_events(const std::string &anchor, std::string *error) {
   const e2e::RunResult r = e2e::run(e2e::shell_quote(HCC_OTF2_PRINT) + " " + e2e::shell_quote(anchor));

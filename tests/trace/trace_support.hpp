@@ -8,6 +8,10 @@
 
 namespace hcc::trace_test {
 
+// Builds programs/<src> through hcc with -O1 into <dir>/<stem>.exe (a failed
+// build is a test failure, with hcc's stderr) and returns that path.
+std::string build_program(const std::string &dir, const std::string &src);
+
 struct Event {
   std::string kind;    // ENTER, LEAVE, BUFFER_FLUSH, MEASUREMENT_ON_OFF, …
   uint64_t location = 0;
