@@ -2,6 +2,7 @@
 #include "private_dir.hpp"
 
 #include "safe_path.hpp"
+#include "io/regular_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -97,19 +98,9 @@ bool read_private_file_at(int dir, const std::string &name, std::string &out, st
     error = "larger than " + std::to_string(max_bytes) + " bytes";
     return false;
   }
-  out.assign(static_cast<size_t>(st.st_size), '\0');
-  size_t done = 0;
-  while (done < out.size()) {
-    const ssize_t n = read(fd.fd, &out[done], out.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      error = std::strerror(errno);
-      return false;
-    }
-    if (n == 0) break;  // shrank since fstat: what is there
-    done += static_cast<size_t>(n);
-  }
-  out.resize(done);
+  // The reading itself: the one bounded reader (io/regular_file.hpp), on
+  // this same descriptor.
+  if (!io::read_regular_fd(fd.fd, max_bytes, out, &error)) return false;
   if (fd_out) {
     *fd_out = fd.fd;
     fd.fd = -1;
