@@ -3,10 +3,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <sstream>
-#include <string>
-
-#include "io/regular_file.hpp"
 
 namespace hcc::rt {
 
@@ -47,20 +43,24 @@ Pair take_pair() {
 
 bool tsc_usable() {
 #if defined(__x86_64__)
-  std::string text;
-  if (!io::read_regular_file("/proc/cpuinfo", io::kProcFileLimit, text)) return false;
+  FILE *f = std::fopen("/proc/cpuinfo", "r");
+  if (!f) return false;
   // The first "flags" line is enough: the kernel only sets these two flags
-  // when every CPU has them.
-  const size_t at = text.rfind("flags", 0) == 0 ? 0 : text.find("\nflags");
-  if (at == std::string::npos) return false;
-  const size_t begin = text.find(':', at), end = text.find('\n', at + 1);
-  if (begin == std::string::npos || begin > end) return false;
-  std::istringstream words(text.substr(begin + 1, end == std::string::npos ? std::string::npos : end - begin - 1));
+  // when every CPU has them. Read line by line and stopped there, not whole
+  // (io/regular_file.hpp): this runs at every program's start, and on a
+  // node with hundreds of CPUs the whole file is a megabyte the kernel
+  // generates; it is the kernel's own file, not a path anyone hands us.
+  char line[8192];
   bool constant = false, nonstop = false;
-  for (std::string w; words >> w;) {
-    if (w == "constant_tsc") constant = true;
-    if (w == "nonstop_tsc") nonstop = true;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::strncmp(line, "flags", 5) != 0) continue;
+    for (char *tok = std::strtok(line, " \t\n"); tok; tok = std::strtok(nullptr, " \t\n")) {
+      if (std::strcmp(tok, "constant_tsc") == 0) constant = true;
+      if (std::strcmp(tok, "nonstop_tsc") == 0) nonstop = true;
+    }
+    break;
   }
+  std::fclose(f);
   return constant && nonstop;
 #else
   return false;
