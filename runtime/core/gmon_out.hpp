@@ -1,7 +1,7 @@
 // hcc runtime — HCC_GPROF=1: this process's profile also as gmon.out, the
 // file GNU gprof reads (`gprof ./app DIR/gmon.out`): call-graph arcs with our
 // visit counts per caller→callee function pair, and a histogram that gives
-// each function exactly its exclusive time. See README.md, "gmon.out".
+// each function exactly its exclusive time. See runtime/core/README.md, "gmon.out".
 #pragma once
 
 #include "cube/profile.hpp"
