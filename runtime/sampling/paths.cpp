@@ -1,13 +1,21 @@
 // hcc runtime — turning the per-thread sample tables into call paths of a
 // profile build, and their time.
 //
-// Time. A sample says where a thread burnt CPU; the time of a call path is
-// still measured by the instrumentation. So at each anchor (the CCT node a
-// sample's unwound frames hang below) the measured exclusive time is shared
-// among the anchor itself and its sampled paths in proportion to their
-// samples: a sampled path's inclusive time = anchor's exclusive time ×
-// samples in the path's subtree / samples at the anchor and below it.
-// Hence:
+// Time. A sample says where a thread burnt CPU, and each one weighs the CPU
+// time it stands for (the thread's CPU clock since its previous sample);
+// the time of an instrumented call path is still measured. So a sampled
+// path's inclusive time is the CPU time of the samples in its subtree,
+// taken out of its anchor's (the CCT node the unwound frames hang below)
+// measured exclusive time. What no sample explains — the anchor's own CPU
+// and the time it spent off the CPU, blocked in a system call or waiting
+// for a core — stays with the anchor, where it happened: a poll() that
+// blocks beside a CPU-bound library call no longer becomes that call's
+// time. (Shares in proportion to sample counts, the earlier rule, handed
+// the blocked time to whatever was sampled.) Only if the samples stand for
+// more than the anchor's exclusive time (CPU clock and the wall clock
+// disagree by a tick) are the sampled paths scaled down to fit it.
+// The metric `sampled_cpu` shows each path's sampled CPU time, so time −
+// sampled CPU is the part sampling saw off the CPU. Hence:
 //  - inclusive = exclusive + children still holds for every node (integer
 //    ticks, rounded down, so no exclusive value is negative);
 //  - measured time and sampled time add up to the thread's time exactly;
@@ -114,13 +122,14 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
   // Entries in creation order (a parent before its children).
   constexpr int kInvalid = -2, kRoot = -1;
   std::vector<int> anchor(used, kInvalid), up(used, -1);
-  std::vector<uint64_t> count(used, 0), sub(used, 0);
+  std::vector<uint64_t> count(used, 0), sub(used, 0), cpu(used, 0), sub_ns(used, 0);
   std::vector<uintptr_t> func(used, 0);
   for (uint32_t j = 0; j < used; ++j) {
     const Entry &e = b->table[b->by_order[j]];
     func[j] = __atomic_load_n(&e.func, __ATOMIC_ACQUIRE);
     if (!func[j]) continue;
     count[j] = e.count;
+    cpu[j] = e.cpu_ns;
     const uintptr_t tag = e.parent;
     if (tag & 1) {
       const uint32_t slot = uint32_t(tag >> 1);
@@ -137,26 +146,37 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
     }
     if (!region_of(func[j])) anchor[j] = kInvalid;  // made after prepare(): next build
   }
-  std::vector<uint64_t> below(n + 1, 0);  // samples in sampled paths per anchor (n = the thread)
+  // Samples and their CPU ns in sampled paths per anchor (n = the thread).
+  std::vector<uint64_t> below_ns(n + 1, 0);
   for (uint32_t j = used; j-- > 0;) {
     if (anchor[j] == kInvalid) continue;
     sub[j] += count[j];
-    if (up[j] >= 0) sub[size_t(up[j])] += sub[j];
-    else below[anchor[j] == kRoot ? n : size_t(anchor[j])] += sub[j];
+    sub_ns[j] += cpu[j];
+    if (up[j] >= 0) {
+      sub[size_t(up[j])] += sub[j];
+      sub_ns[size_t(up[j])] += sub_ns[j];
+    } else {
+      below_ns[anchor[j] == kRoot ? n : size_t(anchor[j])] += sub_ns[j];
+    }
   }
+  const double ticks_per_ns = 1e-9 / clock_seconds_per_tick();
+  const int cpu_m = cpu_metric();
   std::vector<int> out_index(used, -1);
   for (uint32_t j = 0; j < used; ++j) {
     const int a = anchor[j];
     if (a == kInvalid || sub[j] == 0) continue;
     const size_t ai = a == kRoot ? n : size_t(a);
-    const uint64_t self = a == kRoot ? 0 : nodes[ai]->extra()[metric];
-    const uint64_t total = self + below[ai];
     const int64_t e = a == kRoot ? root_ex : ex[ai];
-    const uint64_t share = e > 0 && total ? uint64_t((unsigned __int128)uint64_t(e) * sub[j] / total) : 0;
+    // The subtree's CPU in ticks, scaled down only where all of the
+    // anchor's sampled paths would exceed its exclusive time.
+    const double want = double(below_ns[ai]) * ticks_per_ns;
+    const double scale = want > double(e) ? double(e) / want : 1.0;
+    const uint64_t share = e > 0 ? uint64_t(double(sub_ns[j]) * ticks_per_ns * scale) : 0;
     AddedPath p = AddedPath::make(extra_metric_count());
     Node *node = p.node();
     node->region = region_of(func[j]);
     node->extra()[metric] = count[j];
+    node->extra()[cpu_m] = cpu[j];
     if (up[j] >= 0) {
       const int o = out_index[size_t(up[j])];
       if (o < 0) continue;

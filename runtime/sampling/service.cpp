@@ -43,6 +43,7 @@ volatile sig_atomic_t g_stopped = 0;
 unsigned g_hz = 0;
 int g_signal = 0;
 int g_metric = -1;
+int g_cpu_metric = -1;
 
 pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 std::vector<Buffer *> &buffers() {
@@ -176,6 +177,21 @@ bool init() {
   m.inclusive_counts = false;  // counted where they land
   g_metric = register_extra_metric(m);
   if (g_metric < 0) return false;
+  // What the samples stand for: CPU time. A call path's time minus its
+  // sampled CPU time is time it spent off the CPU (blocked, or waiting for
+  // a core) as far as sampling can tell.
+  ExtraMetric c;
+  c.def.uniq_name = "sampled_cpu";
+  c.def.disp_name = "Sampled CPU time";
+  c.def.uom = "sec";
+  c.def.descr = "Thread CPU time the samples in the call path stand for (each sample: the thread's CPU clock "
+                "since its previous sample)";
+  c.def.dtype = profile::DType::Double;
+  c.def.cube_type = profile::CubeType::Exclusive;
+  c.inclusive_counts = false;
+  c.scale = 1e-9;
+  g_cpu_metric = register_extra_metric(c);
+  if (g_cpu_metric < 0) return false;
   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
   scan_code_ranges();
   set_function_registered_hook(on_function_registered);
@@ -211,6 +227,7 @@ void thread_start(ThreadState *ts) {
   }
   b->base_sp = thread_base();
   b->start_tick = clock_now();
+  b->last_cpu_ns = thread_cpu_ns();
   pthread_mutex_lock(&g_lock);
   buffers().push_back(b);
   pthread_mutex_unlock(&g_lock);
@@ -276,6 +293,12 @@ bool mpi_unwind_enabled(const char *mpi_name) {
   return true;
 }
 int samples_metric() { return g_metric; }
+int cpu_metric() { return g_cpu_metric; }
+uint64_t thread_cpu_ns() {
+  struct timespec t;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
+  return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_nsec);
+}
 uint64_t interval_ns() { return g_hz ? 1000000000ull / g_hz : 0; }
 
 std::vector<Buffer *> all_buffers() {

@@ -215,6 +215,39 @@ TEST_F(Hybrid, MeasuredAndSampledTimeAddUpToTheThreadsTime) {
   EXPECT_LT(work_excl, 0.1 * sum(*prof_, paths["main/work"], "time", "incl"));
 }
 
+// A round sorts (sampled, uninstrumented) and then blocks 3 ms in poll():
+// the sampled call gets the CPU time its samples stand for, which must match
+// the CPU time the program measured around its own calls, and the blocked
+// time stays with rounds, the instrumented frame it happened in. (Shares by
+// sample counts gave the sort the blocked time too: 5.4x its CPU.) At about
+// 250 samples per CPU second the sorts get ~150 samples; each weighs the
+// thread's CPU time since the one before, so 25% is many standard errors.
+TEST(Sampling, SampledTimeIsTheCpuTimeItStandsForNotTheBlockedTime) {
+  const std::string dir = build("blocking", "blocking.c", {"sortwork.c"});
+  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "sorted ok\n");
+  const double cpu_sort = reported(r.err, "cpu_sort"), wall_poll = reported(r.err, "wall_poll");
+  ASSERT_GT(cpu_sort, 0) << r.err;
+  ASSERT_GT(wall_poll, 0) << r.err;
+  Profile p = Profile::load(dir + "/out");
+  expect_consistent(p);
+  auto paths = by_path(p);
+  ASSERT_TRUE(paths.count("main/rounds/sort_block")) << ::testing::PrintToString(p.paths());
+  const double t_sort = sum(p, paths["main/rounds/sort_block"], "time", "incl");
+  EXPECT_NEAR(t_sort, cpu_sort, 0.25 * cpu_sort)
+      << "sort_block was given " << t_sort << " s; its calls used " << cpu_sort << " s of CPU\n"
+      << r.err << unpreempted_note();
+  // The metric says the same: the CPU time the samples stood for.
+  double sampled_cpu = 0;
+  for (const auto &[path, cps] : paths)
+    if (path.rfind("main/rounds/sort_block", 0) == 0) sampled_cpu += sum(p, cps, "sampled_cpu", "excl");
+  EXPECT_NEAR(sampled_cpu, t_sort, 0.05 * t_sort + 1e-3);
+  // The 3 ms blocks are rounds' own time, not anything sampled.
+  const double rounds_excl = sum(p, paths["main/rounds"], "time", "excl");
+  EXPECT_GT(rounds_excl, 0.9 * wall_poll) << r.err;
+}
+
 TEST(Sampling, SamplesInsideTheRuntimeAreCountedOnTheCallPath) {
   const std::string dir = build("tiny", "tiny_calls.c", {}, "--hcc-functions=all");
   RunResult r = run_app(dir, "HCC_SAMPLING=1000");
