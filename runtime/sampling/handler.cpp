@@ -28,6 +28,7 @@ namespace {
 __thread Buffer *t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
 
 bool g_caches = true;
+uintptr_t g_main_start = 0;  // set_main_start
 
 // --- code ranges ---------------------------------------------------------
 enum RangeKind : uint8_t { kHcc = 1, kOpenMpRuntime = 2 };
@@ -219,6 +220,11 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
       start = frame_start(b, c, uintptr_t(pc));
       if (!start) return kFailed;  // no unwind information: the rest cannot be trusted
       if (is_instrumented_function(start)) return kOk;  // the shadow stack has the rest
+      if (start == g_main_start) {  // a thread with no base: main is the outermost frame shown
+        if (*n == max) return kFailed;
+        frames[(*n)++] = start;
+        return kOk;
+      }
     }
     const int r = unw_step(c);
     if (r < 0) return kFailed;
@@ -247,6 +253,7 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
 }  // namespace
 
 Buffer *current_buffer() { return t_buffer; }
+void set_main_start(uintptr_t start) { g_main_start = start; }
 void set_current_buffer(Buffer *b) { t_buffer = b; }
 void set_caches_enabled(bool on) { g_caches = on; }
 

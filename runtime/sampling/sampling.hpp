@@ -113,6 +113,9 @@ bool in_hcc_code(uintptr_t ip);
 // handler), read lock-free by the handler.
 void note_instrumented_function(uintptr_t start);
 bool is_instrumented_function(uintptr_t start);
+// The start of `main` where walks end for a thread with no base (the main
+// thread started at load, service.cpp); 0 = none.
+void set_main_start(uintptr_t start);
 // The function start of `ip` outside a handler (registration, thread start).
 uintptr_t function_start_slow(uintptr_t ip);
 // Takes one sample from `uc` into `b` (the handler's body; also called by

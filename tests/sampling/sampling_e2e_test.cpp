@@ -248,6 +248,36 @@ TEST(Sampling, SampledTimeIsTheCpuTimeItStandsForNotTheBlockedTime) {
   EXPECT_GT(rounds_excl, 0.9 * wall_poll) << r.err;
 }
 
+// --hcc-functions=none: the program enters no region. With sampling on, its
+// samples alone make the profile (it used to print "measured nothing" and
+// drop them): main → heavy and main → light, sampled, in the ratio of the
+// CPU time each burns (2:1; ~100 and ~50 samples unpreempted, so ±30% is
+// about 3 standard errors of the smaller), and nothing above main.
+TEST(Sampling, SamplesAloneMakeAProfileWhenNoFunctionIsInstrumented) {
+  const std::string dir = scratch_dir("sampling-only");
+  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=g++ --hcc-functions=none -O1 -g " +
+                    shell_quote(prog("sampled_only.cpp")) + " -o " + shell_quote(dir + "/app"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "done\n");
+  EXPECT_EQ(r.err.find("measured nothing"), std::string::npos) << r.err;
+  Profile p = Profile::load(dir + "/out");
+  expect_consistent(p);
+  auto paths = by_path(p);
+  ASSERT_TRUE(paths.count("main/heavy")) << ::testing::PrintToString(p.paths());
+  ASSERT_TRUE(paths.count("main/light")) << ::testing::PrintToString(p.paths());
+  EXPECT_EQ(kind_of(p, paths["main/heavy"][0]), "sampled");
+  for (const std::string &path : p.paths()) EXPECT_EQ(path.find("__libc_start"), std::string::npos) << path;
+  const double heavy = sum(p, paths["main/heavy"], "samples", "incl"),
+               light = sum(p, paths["main/light"], "samples", "incl");
+  ASSERT_GT(light, 0);
+  EXPECT_NEAR(heavy / light, 2.0, 0.6) << heavy << " and " << light << " samples" << unpreempted_note();
+  // Their time is the CPU time they burnt (0.4 s and 0.2 s).
+  EXPECT_NEAR(sum(p, paths["main/heavy"], "time", "incl"), 0.4, 0.1);
+  EXPECT_NEAR(sum(p, paths["main/light"], "time", "incl"), 0.2, 0.07);
+}
+
 TEST(Sampling, SamplesInsideTheRuntimeAreCountedOnTheCallPath) {
   const std::string dir = build("tiny", "tiny_calls.c", {}, "--hcc-functions=all");
   RunResult r = run_app(dir, "HCC_SAMPLING=1000");
