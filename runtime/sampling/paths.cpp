@@ -50,8 +50,10 @@ std::unordered_map<uintptr_t, uint32_t> &regions_by_func() {
 
 uint32_t register_func(uintptr_t func) {
   hcc_region_desc *d;
-  if (func == kFailedFrame || func == kUnknownFrame) {
-    const char *name = func == kFailedFrame ? "<unwind failed>" : "<unknown: no call path>";
+  if (func == kFailedFrame || func == kUnknownFrame || func == kNotOnCpuFrame) {
+    const char *name = func == kFailedFrame    ? "<unwind failed>"
+                       : func == kUnknownFrame ? "<unknown: no call path>"
+                                               : "<not on CPU>";
     d = new hcc_region_desc{name, nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL, 0};
   } else {
     const Symbol s = symbolize(func);
@@ -62,6 +64,15 @@ uint32_t register_func(uintptr_t func) {
 }
 
 void prepare() {
+  pthread_mutex_lock(&g_lock);
+  const bool have_off_cpu = regions_by_func().count(kNotOnCpuFrame) != 0;
+  pthread_mutex_unlock(&g_lock);
+  if (!have_off_cpu) {
+    const uint32_t id = register_func(kNotOnCpuFrame);
+    pthread_mutex_lock(&g_lock);
+    regions_by_func()[kNotOnCpuFrame] = id;
+    pthread_mutex_unlock(&g_lock);
+  }
   uint64_t taken = 0, in_runtime = 0, failed = 0, lost = 0, hits = 0, misses = 0;
   for (Buffer *b : all_buffers()) {
     taken += b->taken, in_runtime += b->in_runtime, failed += b->failed, lost += b->lost;
@@ -162,6 +173,7 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
   const double ticks_per_ns = 1e-9 / clock_seconds_per_tick();
   const int cpu_m = cpu_metric();
   std::vector<int> out_index(used, -1);
+  uint64_t root_shared = 0;  // time given to sampled roots
   for (uint32_t j = 0; j < used; ++j) {
     const int a = anchor[j];
     if (a == kInvalid || sub[j] == 0) continue;
@@ -187,7 +199,20 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
       node->parent = a == kRoot ? &ts->cct.root : const_cast<Node *>(nodes[ai]);
     }
     p.incl = share;
+    if (a == kRoot && up[j] < 0) root_shared += share;
     out_index[j] = int(out.size());
+    out.push_back(std::move(p));
+  }
+  // The thread itself has no frame to keep what no sample explains (time
+  // off the CPU, or between its first event and its first sample outside
+  // every frame): a root <not on CPU> keeps it, so the roots still add up
+  // to the thread's time.
+  if (below_ns[n] > 0 && root_ex > int64_t(root_shared)) {
+    AddedPath p = AddedPath::make(extra_metric_count());
+    p.node()->region = region_of(kNotOnCpuFrame);
+    p.node()->parent = &ts->cct.root;
+    p.parent = -1;
+    p.incl = uint64_t(root_ex) - root_shared;
     out.push_back(std::move(p));
   }
 }

@@ -32,6 +32,7 @@ namespace hcc::rt::sampling {
 // Pseudo function addresses (never a code address).
 constexpr uintptr_t kFailedFrame = 1;   // "<unwind failed>"
 constexpr uintptr_t kUnknownFrame = 2;  // a sample with no shadow frame and no frame of its own
+constexpr uintptr_t kNotOnCpuFrame = 3;  // a thread's time outside every frame that no sample explains
 
 // One sampled frame below its parent: the parent is an anchor (a CCT Node*,
 // 16-byte aligned, low bit 0) or an earlier entry ((index << 1) | 1).

@@ -9,6 +9,7 @@
 // With CLOCK_THREAD_CPUTIME_ID timers that needs CPU time spent inside the
 // call, which is rare, but the default must change nothing.
 #define UNW_LOCAL_ONLY
+#include <dlfcn.h>
 #include <link.h>
 #include <libunwind.h>
 
@@ -307,7 +308,7 @@ void before_build() {
 
 const EventService kService = {init, thread_start, nullptr, nullptr, thread_end, before_build};
 
-__attribute__((constructor)) void register_service() { register_event_service(&kService); }
+HCC_SERVICE_REGISTRATION void register_service() { register_event_service(&kService); }
 
 }  // namespace
 
@@ -351,6 +352,12 @@ __attribute__((constructor)) static void hcc_sampling_start_at_load() {
   if (&__hcc_linked_by_hcc == nullptr || t_state) return;
   const char *v = std::getenv("HCC_SAMPLING");
   if (!v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return;
+  // With hcc's MPI wrappers, MPI_Init starts the runtime (after the wrappers
+  // registered their metrics, for which a started runtime has no room).
+  Dl_info where;
+  if (void *init = dlsym(RTLD_DEFAULT, "MPI_Init");
+      init && dladdr(init, &where) && where.dli_fname && std::strstr(where.dli_fname, "libhcc_mpi"))
+    return;
   sampling::g_started_at_load = true;
   thread_state_create();
 }
