@@ -36,6 +36,11 @@ struct EventService {
   void (*before_build)();
 };
 
+// Services register from a constructor of this priority: before every
+// constructor of default priority, so that a start at load (sampling's, for
+// programs that may enter no region) finds them all, whatever the link order.
+#define HCC_SERVICE_REGISTRATION __attribute__((constructor(110)))
+
 // Called from static constructors (single-threaded, before main). At most a
 // handful of services; a registration beyond that is ignored.
 void register_event_service(const EventService *s);

@@ -208,7 +208,7 @@ void selection_before_build() {
 
 const EventService kSelectionService = {selection_init, nullptr, nullptr, nullptr, nullptr, selection_before_build};
 
-__attribute__((constructor)) void register_selection_service() { register_event_service(&kSelectionService); }
+HCC_SERVICE_REGISTRATION void register_selection_service() { register_event_service(&kSelectionService); }
 
 }  // namespace
 

@@ -459,7 +459,7 @@ const EventService kService = {service_init, on_thread_start, on_enter, on_exit,
 
 // Registration only stores a pointer: nothing is read or loaded before the
 // program's first event.
-__attribute__((constructor)) void register_service() { register_event_service(&kService); }
+HCC_SERVICE_REGISTRATION void register_service() { register_event_service(&kService); }
 
 }  // namespace
 }  // namespace hcc::rt::counters

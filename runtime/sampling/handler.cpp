@@ -28,6 +28,7 @@ namespace {
 __thread Buffer *t_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
 
 bool g_caches = true;
+uintptr_t g_main_start = 0;  // set_main_start
 
 // --- code ranges ---------------------------------------------------------
 enum RangeKind : uint8_t { kHcc = 1, kOpenMpRuntime = 2 };
@@ -128,6 +129,7 @@ uint32_t path_slot(Buffer *b, uintptr_t parent, uintptr_t func) {
       if (b->used >= b->cap / 4 * 3) return kFull;
       e.parent = parent;
       e.count = 0;
+      e.cpu_ns = 0;
       e.order = b->used;
       b->by_order[b->used] = s;
       __atomic_store_n(&e.func, func, __ATOMIC_RELEASE);
@@ -139,8 +141,9 @@ uint32_t path_slot(Buffer *b, uintptr_t parent, uintptr_t func) {
   return kFull;
 }
 
-// Counts `n` samples on the path anchor → frames[count-1] → … → frames[0].
-void count_path(Buffer *b, uintptr_t anchor, const uintptr_t *frames, int count, uint64_t n) {
+// Counts `n` samples standing for `ns` of CPU on the path anchor →
+// frames[count-1] → … → frames[0].
+void count_path(Buffer *b, uintptr_t anchor, const uintptr_t *frames, int count, uint64_t n, uint64_t ns) {
   uintptr_t parent = anchor;
   uint32_t s = kFull;
   for (int i = count - 1; i >= 0; --i) {
@@ -151,7 +154,10 @@ void count_path(Buffer *b, uintptr_t anchor, const uintptr_t *frames, int count,
     }
     parent = (uintptr_t(s) << 1) | 1;
   }
-  if (s != kFull) b->table[s].count += n;
+  if (s != kFull) {
+    b->table[s].count += n;
+    b->table[s].cpu_ns += ns;
+  }
 }
 
 // The CCT node of the innermost open frame (the sample's anchor), or null
@@ -168,14 +174,15 @@ Node *anchor_node(ThreadState *ts) {
   return nullptr;
 }
 
-void count_self(Buffer *b, Node *anchor, uintptr_t root_key, uint64_t n, int metric) {
+void count_self(Buffer *b, Node *anchor, uintptr_t root_key, uint64_t n, uint64_t ns) {
   if (!n) return;
   if (anchor) {
-    anchor->extra()[metric] += n;
+    anchor->extra()[samples_metric()] += n;
+    anchor->extra()[cpu_metric()] += ns;
   } else {
     const uintptr_t unknown = kUnknownFrame;
     b->root_self += n;
-    count_path(b, root_key, &unknown, 1, n);
+    count_path(b, root_key, &unknown, 1, n, ns);
   }
 }
 
@@ -213,6 +220,11 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
       start = frame_start(b, c, uintptr_t(pc));
       if (!start) return kFailed;  // no unwind information: the rest cannot be trusted
       if (is_instrumented_function(start)) return kOk;  // the shadow stack has the rest
+      if (start == g_main_start) {  // a thread with no base: main is the outermost frame shown
+        if (*n == max) return kFailed;
+        frames[(*n)++] = start;
+        return kOk;
+      }
     }
     const int r = unw_step(c);
     if (r < 0) return kFailed;
@@ -241,6 +253,7 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
 }  // namespace
 
 Buffer *current_buffer() { return t_buffer; }
+void set_main_start(uintptr_t start) { g_main_start = start; }
 void set_current_buffer(Buffer *b) { t_buffer = b; }
 void set_caches_enabled(bool on) { g_caches = on; }
 
@@ -259,8 +272,9 @@ void scan_code_ranges() {
 void flush_pending(Buffer *b) {
   ThreadState *ts = b->ts;
   Node *anchor = anchor_node(ts);
-  count_self(b, anchor, anchor ? uintptr_t(anchor) : uintptr_t(&ts->cct.root), b->pending, samples_metric());
+  count_self(b, anchor, anchor ? uintptr_t(anchor) : uintptr_t(&ts->cct.root), b->pending, b->pending_ns);
   b->pending = 0;
+  b->pending_ns = 0;
 }
 
 bool in_hcc_code(uintptr_t ip) { return range_kind(ip) == kHcc; }
@@ -302,19 +316,24 @@ void take_sample(Buffer *b, void *ucv) {
   ++b->taken;
   auto *uc = static_cast<ucontext_t *>(ucv);
   const uintptr_t ip = uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
-  const int metric = samples_metric();
+  // The CPU time this sample stands for: the thread's since its last one.
+  const uint64_t cpu = thread_cpu_ns();
+  const uint64_t ns = cpu > b->last_cpu_ns ? cpu - b->last_cpu_ns : 0;
+  b->last_cpu_ns = cpu;
   // Inside hcc's own code the shadow stack may be between two stores:
   // counted now, attributed by the next sample taken outside it.
   if (range_kind(ip) == kHcc) {
     ++b->pending;
+    b->pending_ns += ns;
     ++b->in_runtime;
     return;
   }
   ThreadState *ts = b->ts;
   Node *anchor = anchor_node(ts);
   const uintptr_t key = anchor ? uintptr_t(anchor) : uintptr_t(&ts->cct.root);
-  count_self(b, anchor, key, b->pending, metric);
+  count_self(b, anchor, key, b->pending, b->pending_ns);
   b->pending = 0;
+  b->pending_ns = 0;
 
   uintptr_t frames[kMaxFrames];
   int n = 0;
@@ -325,11 +344,11 @@ void take_sample(Buffer *b, void *ucv) {
   if (how == kFailed) {
     ++b->failed;
     const uintptr_t failed = kFailedFrame;
-    count_path(b, key, &failed, 1, 1);
+    count_path(b, key, &failed, 1, 1, ns);
   } else if (how == kInsideHcc || n == 0) {
-    count_self(b, anchor, key, 1, metric);
+    count_self(b, anchor, key, 1, ns);
   } else {
-    count_path(b, key, frames, n, 1);
+    count_path(b, key, frames, n, 1, ns);
   }
 }
 

@@ -1,13 +1,21 @@
 // hcc runtime — turning the per-thread sample tables into call paths of a
 // profile build, and their time.
 //
-// Time. A sample says where a thread burnt CPU; the time of a call path is
-// still measured by the instrumentation. So at each anchor (the CCT node a
-// sample's unwound frames hang below) the measured exclusive time is shared
-// among the anchor itself and its sampled paths in proportion to their
-// samples: a sampled path's inclusive time = anchor's exclusive time ×
-// samples in the path's subtree / samples at the anchor and below it.
-// Hence:
+// Time. A sample says where a thread burnt CPU, and each one weighs the CPU
+// time it stands for (the thread's CPU clock since its previous sample);
+// the time of an instrumented call path is still measured. So a sampled
+// path's inclusive time is the CPU time of the samples in its subtree,
+// taken out of its anchor's (the CCT node the unwound frames hang below)
+// measured exclusive time. What no sample explains — the anchor's own CPU
+// and the time it spent off the CPU, blocked in a system call or waiting
+// for a core — stays with the anchor, where it happened: a poll() that
+// blocks beside a CPU-bound library call no longer becomes that call's
+// time. (Shares in proportion to sample counts, the earlier rule, handed
+// the blocked time to whatever was sampled.) Only if the samples stand for
+// more than the anchor's exclusive time (CPU clock and the wall clock
+// disagree by a tick) are the sampled paths scaled down to fit it.
+// The metric `sampled_cpu` shows each path's sampled CPU time, so time −
+// sampled CPU is the part sampling saw off the CPU. Hence:
 //  - inclusive = exclusive + children still holds for every node (integer
 //    ticks, rounded down, so no exclusive value is negative);
 //  - measured time and sampled time add up to the thread's time exactly;
@@ -42,8 +50,10 @@ std::unordered_map<uintptr_t, uint32_t> &regions_by_func() {
 
 uint32_t register_func(uintptr_t func) {
   hcc_region_desc *d;
-  if (func == kFailedFrame || func == kUnknownFrame) {
-    const char *name = func == kFailedFrame ? "<unwind failed>" : "<unknown: no call path>";
+  if (func == kFailedFrame || func == kUnknownFrame || func == kNotOnCpuFrame) {
+    const char *name = func == kFailedFrame    ? "<unwind failed>"
+                       : func == kUnknownFrame ? "<unknown: no call path>"
+                                               : "<not on CPU>";
     d = new hcc_region_desc{name, nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL, 0};
   } else {
     const Symbol s = symbolize(func);
@@ -54,6 +64,15 @@ uint32_t register_func(uintptr_t func) {
 }
 
 void prepare() {
+  pthread_mutex_lock(&g_lock);
+  const bool have_off_cpu = regions_by_func().count(kNotOnCpuFrame) != 0;
+  pthread_mutex_unlock(&g_lock);
+  if (!have_off_cpu) {
+    const uint32_t id = register_func(kNotOnCpuFrame);
+    pthread_mutex_lock(&g_lock);
+    regions_by_func()[kNotOnCpuFrame] = id;
+    pthread_mutex_unlock(&g_lock);
+  }
   uint64_t taken = 0, in_runtime = 0, failed = 0, lost = 0, hits = 0, misses = 0;
   for (Buffer *b : all_buffers()) {
     taken += b->taken, in_runtime += b->in_runtime, failed += b->failed, lost += b->lost;
@@ -114,13 +133,14 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
   // Entries in creation order (a parent before its children).
   constexpr int kInvalid = -2, kRoot = -1;
   std::vector<int> anchor(used, kInvalid), up(used, -1);
-  std::vector<uint64_t> count(used, 0), sub(used, 0);
+  std::vector<uint64_t> count(used, 0), sub(used, 0), cpu(used, 0), sub_ns(used, 0);
   std::vector<uintptr_t> func(used, 0);
   for (uint32_t j = 0; j < used; ++j) {
     const Entry &e = b->table[b->by_order[j]];
     func[j] = __atomic_load_n(&e.func, __ATOMIC_ACQUIRE);
     if (!func[j]) continue;
     count[j] = e.count;
+    cpu[j] = e.cpu_ns;
     const uintptr_t tag = e.parent;
     if (tag & 1) {
       const uint32_t slot = uint32_t(tag >> 1);
@@ -137,26 +157,38 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
     }
     if (!region_of(func[j])) anchor[j] = kInvalid;  // made after prepare(): next build
   }
-  std::vector<uint64_t> below(n + 1, 0);  // samples in sampled paths per anchor (n = the thread)
+  // Samples and their CPU ns in sampled paths per anchor (n = the thread).
+  std::vector<uint64_t> below_ns(n + 1, 0);
   for (uint32_t j = used; j-- > 0;) {
     if (anchor[j] == kInvalid) continue;
     sub[j] += count[j];
-    if (up[j] >= 0) sub[size_t(up[j])] += sub[j];
-    else below[anchor[j] == kRoot ? n : size_t(anchor[j])] += sub[j];
+    sub_ns[j] += cpu[j];
+    if (up[j] >= 0) {
+      sub[size_t(up[j])] += sub[j];
+      sub_ns[size_t(up[j])] += sub_ns[j];
+    } else {
+      below_ns[anchor[j] == kRoot ? n : size_t(anchor[j])] += sub_ns[j];
+    }
   }
+  const double ticks_per_ns = 1e-9 / clock_seconds_per_tick();
+  const int cpu_m = cpu_metric();
   std::vector<int> out_index(used, -1);
+  uint64_t root_shared = 0;  // time given to sampled roots
   for (uint32_t j = 0; j < used; ++j) {
     const int a = anchor[j];
     if (a == kInvalid || sub[j] == 0) continue;
     const size_t ai = a == kRoot ? n : size_t(a);
-    const uint64_t self = a == kRoot ? 0 : nodes[ai]->extra()[metric];
-    const uint64_t total = self + below[ai];
     const int64_t e = a == kRoot ? root_ex : ex[ai];
-    const uint64_t share = e > 0 && total ? uint64_t((unsigned __int128)uint64_t(e) * sub[j] / total) : 0;
+    // The subtree's CPU in ticks, scaled down only where all of the
+    // anchor's sampled paths would exceed its exclusive time.
+    const double want = double(below_ns[ai]) * ticks_per_ns;
+    const double scale = want > double(e) ? double(e) / want : 1.0;
+    const uint64_t share = e > 0 ? uint64_t(double(sub_ns[j]) * ticks_per_ns * scale) : 0;
     AddedPath p = AddedPath::make(extra_metric_count());
     Node *node = p.node();
     node->region = region_of(func[j]);
     node->extra()[metric] = count[j];
+    node->extra()[cpu_m] = cpu[j];
     if (up[j] >= 0) {
       const int o = out_index[size_t(up[j])];
       if (o < 0) continue;
@@ -167,7 +199,20 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
       node->parent = a == kRoot ? &ts->cct.root : const_cast<Node *>(nodes[ai]);
     }
     p.incl = share;
+    if (a == kRoot && up[j] < 0) root_shared += share;
     out_index[j] = int(out.size());
+    out.push_back(std::move(p));
+  }
+  // The thread itself has no frame to keep what no sample explains (time
+  // off the CPU, or between its first event and its first sample outside
+  // every frame): a root <not on CPU> keeps it, so the roots still add up
+  // to the thread's time.
+  if (below_ns[n] > 0 && root_ex > int64_t(root_shared)) {
+    AddedPath p = AddedPath::make(extra_metric_count());
+    p.node()->region = region_of(kNotOnCpuFrame);
+    p.node()->parent = &ts->cct.root;
+    p.parent = -1;
+    p.incl = uint64_t(root_ex) - root_shared;
     out.push_back(std::move(p));
   }
 }

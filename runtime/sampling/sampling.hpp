@@ -32,15 +32,18 @@ namespace hcc::rt::sampling {
 // Pseudo function addresses (never a code address).
 constexpr uintptr_t kFailedFrame = 1;   // "<unwind failed>"
 constexpr uintptr_t kUnknownFrame = 2;  // a sample with no shadow frame and no frame of its own
+constexpr uintptr_t kNotOnCpuFrame = 3;  // a thread's time outside every frame that no sample explains
 
 // One sampled frame below its parent: the parent is an anchor (a CCT Node*,
 // 16-byte aligned, low bit 0) or an earlier entry ((index << 1) | 1).
 // `func` is the function's start address; 0 = the slot is free. `count` is
-// the samples whose innermost frame this is.
+// the samples whose innermost frame this is, `cpu_ns` the thread CPU time
+// they stand for (each sample: the thread's CPU clock since the one before).
 struct Entry {
   uintptr_t parent;
   uintptr_t func;  // written last (release): a reader that sees it sees `parent`
   uint64_t count;
+  uint64_t cpu_ns;
   uint32_t order;  // index in creation order (entries[] below)
   uint32_t pad_;
 };
@@ -64,6 +67,11 @@ struct Buffer {
   // half-updated: counted here and added to the anchor of the next sample
   // taken outside it (or to the top frame at the thread's end).
   uint64_t pending = 0;
+  uint64_t pending_ns = 0;   // the CPU time those stand for
+  // The thread's CPU clock (CLOCK_THREAD_CPUTIME_ID, ns) at its last sample
+  // or at its start: a sample weighs the CPU time since then, whatever the
+  // timer's period and however late the kernel delivered it.
+  uint64_t last_cpu_ns = 0;
   uint64_t in_runtime = 0;  // how many did, in total (attribute)
   uint64_t root_self = 0;   // samples with no shadow frame, kept under "<unknown>"
   uint64_t failed = 0;      // unwinds that failed (also counted as paths)
@@ -106,6 +114,9 @@ bool in_hcc_code(uintptr_t ip);
 // handler), read lock-free by the handler.
 void note_instrumented_function(uintptr_t start);
 bool is_instrumented_function(uintptr_t start);
+// The start of `main` where walks end for a thread with no base (the main
+// thread started at load, service.cpp); 0 = none.
+void set_main_start(uintptr_t start);
 // The function start of `ip` outside a handler (registration, thread start).
 uintptr_t function_start_slow(uintptr_t ip);
 // Takes one sample from `uc` into `b` (the handler's body; also called by
@@ -135,6 +146,8 @@ int unwind_here(Buffer *b, uintptr_t *frames, int max);
 bool mpi_unwind_enabled(const char *mpi_name);  // HCC_MPI_UNWIND
 bool active();                // HCC_SAMPLING is on in this process
 int samples_metric();         // extra-counter index of `samples`
+int cpu_metric();             // extra-counter index of `sampled_cpu` (ns)
+uint64_t thread_cpu_ns();     // the calling thread's CPU clock; async-signal-safe
 uint64_t interval_ns();       // the timer's period in thread CPU time
 
 }  // namespace hcc::rt::sampling

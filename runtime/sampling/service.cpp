@@ -9,12 +9,15 @@
 // With CLOCK_THREAD_CPUTIME_ID timers that needs CPU time spent inside the
 // call, which is rare, but the default must change nothing.
 #define UNW_LOCAL_ONLY
+#include <dlfcn.h>
+#include <link.h>
 #include <libunwind.h>
 
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/elf_symbols.hpp"
 #include "core/env.hpp"
 #include "core/event_services.hpp"
 #include "core/extra_paths.hpp"
@@ -41,8 +45,13 @@ constexpr unsigned kDefaultHz = 200;
 bool g_on = false;
 volatile sig_atomic_t g_stopped = 0;
 unsigned g_hz = 0;
+// The main thread's state was made when the library loaded (a program that
+// may enter no region: start_at_load below): its base is not known from a
+// first event, so its walks end at `main` instead.
+bool g_started_at_load = false;
 int g_signal = 0;
 int g_metric = -1;
+int g_cpu_metric = -1;
 
 pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 std::vector<Buffer *> &buffers() {
@@ -138,6 +147,24 @@ uintptr_t thread_base() {
   return uintptr_t(sp);
 }
 
+// The run-time address of the executable's `main`, from its symbol table
+// (0 if it has none: a stripped program's samples then show libc's start-up
+// frames above main).
+int first_module_bias(struct dl_phdr_info *info, size_t, void *out) {
+  *static_cast<uintptr_t *>(out) = uintptr_t(info->dlpi_addr);
+  return 1;  // the first module is the executable
+}
+uintptr_t find_main() {
+  std::string error;
+  for (const ElfFunction &f : read_elf_functions("/proc/self/exe", error))
+    if (f.name == "main" && !f.local) {
+      uintptr_t bias = 0;
+      dl_iterate_phdr(first_module_bias, &bias);
+      return bias + uintptr_t(f.addr);
+    }
+  return 0;
+}
+
 // --- the EventService hooks ------------------------------------------------
 
 // HCC_MPI_UNWIND: on (default), off, or exclude:NAME,… (read at start-up).
@@ -176,8 +203,24 @@ bool init() {
   m.inclusive_counts = false;  // counted where they land
   g_metric = register_extra_metric(m);
   if (g_metric < 0) return false;
+  // What the samples stand for: CPU time. A call path's time minus its
+  // sampled CPU time is time it spent off the CPU (blocked, or waiting for
+  // a core) as far as sampling can tell.
+  ExtraMetric c;
+  c.def.uniq_name = "sampled_cpu";
+  c.def.disp_name = "Sampled CPU time";
+  c.def.uom = "sec";
+  c.def.descr = "Thread CPU time the samples in the call path stand for (each sample: the thread's CPU clock "
+                "since its previous sample)";
+  c.def.dtype = profile::DType::Double;
+  c.def.cube_type = profile::CubeType::Exclusive;
+  c.inclusive_counts = false;
+  c.scale = 1e-9;
+  g_cpu_metric = register_extra_metric(c);
+  if (g_cpu_metric < 0) return false;
   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
   scan_code_ranges();
+  if (g_started_at_load) set_main_start(find_main());
   set_function_registered_hook(on_function_registered);
   set_path_source(&kSampledPaths);
   struct sigaction sa;
@@ -209,8 +252,11 @@ void thread_start(ThreadState *ts) {
                stderr);
     return;
   }
-  b->base_sp = thread_base();
+  // Started at load, the main thread has no first user frame yet: no base
+  // (walks end at main, set_main_start).
+  b->base_sp = g_started_at_load && ts->tid == getpid() ? ~uintptr_t(0) : thread_base();
   b->start_tick = clock_now();
+  b->last_cpu_ns = thread_cpu_ns();
   pthread_mutex_lock(&g_lock);
   buffers().push_back(b);
   pthread_mutex_unlock(&g_lock);
@@ -262,7 +308,7 @@ void before_build() {
 
 const EventService kService = {init, thread_start, nullptr, nullptr, thread_end, before_build};
 
-__attribute__((constructor)) void register_service() { register_event_service(&kService); }
+HCC_SERVICE_REGISTRATION void register_service() { register_event_service(&kService); }
 
 }  // namespace
 
@@ -276,6 +322,12 @@ bool mpi_unwind_enabled(const char *mpi_name) {
   return true;
 }
 int samples_metric() { return g_metric; }
+int cpu_metric() { return g_cpu_metric; }
+uint64_t thread_cpu_ns() {
+  struct timespec t;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
+  return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_nsec);
+}
 uint64_t interval_ns() { return g_hz ? 1000000000ull / g_hz : 0; }
 
 std::vector<Buffer *> all_buffers() {
@@ -286,3 +338,26 @@ std::vector<Buffer *> all_buffers() {
 }
 
 }  // namespace hcc::rt::sampling
+
+// A program whose functions hcc left out (--hcc-functions=none, everything
+// filtered) enters no region, so the runtime would never start and its
+// samples would never be taken. When sampling is asked for, a program hcc
+// linked (nothing_measured.cpp: __hcc_linked_by_hcc) starts measuring its
+// main thread as the library loads; its samples alone make the profile.
+// Only the main thread: other threads are sampled from their first event
+// (an OpenMP construct, an MPI call, an instrumented function).
+extern "C" __attribute__((weak, visibility("default"))) const char __hcc_linked_by_hcc;
+__attribute__((constructor)) static void hcc_sampling_start_at_load() {
+  using namespace hcc::rt;
+  if (&__hcc_linked_by_hcc == nullptr || t_state) return;
+  const char *v = std::getenv("HCC_SAMPLING");
+  if (!v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return;
+  // With hcc's MPI wrappers, MPI_Init starts the runtime (after the wrappers
+  // registered their metrics, for which a started runtime has no room).
+  Dl_info where;
+  if (void *init = dlsym(RTLD_DEFAULT, "MPI_Init");
+      init && dladdr(init, &where) && where.dli_fname && std::strstr(where.dli_fname, "libhcc_mpi"))
+    return;
+  sampling::g_started_at_load = true;
+  thread_state_create();
+}

@@ -205,7 +205,7 @@ void before_build() {
 
 const EventService kService = {init, nullptr, nullptr, nullptr, nullptr, before_build};
 
-__attribute__((constructor)) void register_service() { register_event_service(&kService); }
+HCC_SERVICE_REGISTRATION void register_service() { register_event_service(&kService); }
 
 }  // namespace
 

@@ -23,7 +23,7 @@ bool service_init() {
 }
 
 const EventService kService = {service_init, nullptr, nullptr, nullptr, nullptr, nullptr};
-__attribute__((constructor)) void register_service() { register_event_service(&kService); }
+HCC_SERVICE_REGISTRATION void register_service() { register_event_service(&kService); }
 
 }  // namespace
 }  // namespace hcc::rt::trace

@@ -396,7 +396,7 @@ void before_build() {
 
 const EventService kService = {service_init, on_thread_start, on_enter, on_exit, on_thread_end, before_build};
 
-__attribute__((constructor)) void register_service() { register_event_service(&kService); }
+HCC_SERVICE_REGISTRATION void register_service() { register_event_service(&kService); }
 
 }  // namespace
 

@@ -215,6 +215,69 @@ TEST_F(Hybrid, MeasuredAndSampledTimeAddUpToTheThreadsTime) {
   EXPECT_LT(work_excl, 0.1 * sum(*prof_, paths["main/work"], "time", "incl"));
 }
 
+// A round sorts (sampled, uninstrumented) and then blocks 3 ms in poll():
+// the sampled call gets the CPU time its samples stand for, which must match
+// the CPU time the program measured around its own calls, and the blocked
+// time stays with rounds, the instrumented frame it happened in. (Shares by
+// sample counts gave the sort the blocked time too: 5.4x its CPU.) At about
+// 250 samples per CPU second the sorts get ~150 samples; each weighs the
+// thread's CPU time since the one before, so 25% is many standard errors.
+TEST(Sampling, SampledTimeIsTheCpuTimeItStandsForNotTheBlockedTime) {
+  const std::string dir = build("blocking", "blocking.c", {"sortwork.c"});
+  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "sorted ok\n");
+  const double cpu_sort = reported(r.err, "cpu_sort"), wall_poll = reported(r.err, "wall_poll");
+  ASSERT_GT(cpu_sort, 0) << r.err;
+  ASSERT_GT(wall_poll, 0) << r.err;
+  Profile p = Profile::load(dir + "/out");
+  expect_consistent(p);
+  auto paths = by_path(p);
+  ASSERT_TRUE(paths.count("main/rounds/sort_block")) << ::testing::PrintToString(p.paths());
+  const double t_sort = sum(p, paths["main/rounds/sort_block"], "time", "incl");
+  EXPECT_NEAR(t_sort, cpu_sort, 0.25 * cpu_sort)
+      << "sort_block was given " << t_sort << " s; its calls used " << cpu_sort << " s of CPU\n"
+      << r.err << unpreempted_note();
+  // The metric says the same: the CPU time the samples stood for.
+  double sampled_cpu = 0;
+  for (const auto &[path, cps] : paths)
+    if (path.rfind("main/rounds/sort_block", 0) == 0) sampled_cpu += sum(p, cps, "sampled_cpu", "excl");
+  EXPECT_NEAR(sampled_cpu, t_sort, 0.05 * t_sort + 1e-3);
+  // The 3 ms blocks are rounds' own time, not anything sampled.
+  const double rounds_excl = sum(p, paths["main/rounds"], "time", "excl");
+  EXPECT_GT(rounds_excl, 0.9 * wall_poll) << r.err;
+}
+
+// --hcc-functions=none: the program enters no region. With sampling on, its
+// samples alone make the profile (it used to print "measured nothing" and
+// drop them): main → heavy and main → light, sampled, in the ratio of the
+// CPU time each burns (2:1; ~100 and ~50 samples unpreempted, so ±30% is
+// about 3 standard errors of the smaller), and nothing above main.
+TEST(Sampling, SamplesAloneMakeAProfileWhenNoFunctionIsInstrumented) {
+  const std::string dir = scratch_dir("sampling-only");
+  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=g++ --hcc-functions=none -O1 -g " +
+                    shell_quote(prog("sampled_only.cpp")) + " -o " + shell_quote(dir + "/app"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "done\n");
+  EXPECT_EQ(r.err.find("measured nothing"), std::string::npos) << r.err;
+  Profile p = Profile::load(dir + "/out");
+  expect_consistent(p);
+  auto paths = by_path(p);
+  ASSERT_TRUE(paths.count("main/heavy")) << ::testing::PrintToString(p.paths());
+  ASSERT_TRUE(paths.count("main/light")) << ::testing::PrintToString(p.paths());
+  EXPECT_EQ(kind_of(p, paths["main/heavy"][0]), "sampled");
+  for (const std::string &path : p.paths()) EXPECT_EQ(path.find("__libc_start"), std::string::npos) << path;
+  const double heavy = sum(p, paths["main/heavy"], "samples", "incl"),
+               light = sum(p, paths["main/light"], "samples", "incl");
+  ASSERT_GT(light, 0);
+  EXPECT_NEAR(heavy / light, 2.0, 0.6) << heavy << " and " << light << " samples" << unpreempted_note();
+  // Their time is the CPU time they burnt (0.4 s and 0.2 s).
+  EXPECT_NEAR(sum(p, paths["main/heavy"], "time", "incl"), 0.4, 0.1);
+  EXPECT_NEAR(sum(p, paths["main/light"], "time", "incl"), 0.2, 0.07);
+}
+
 TEST(Sampling, SamplesInsideTheRuntimeAreCountedOnTheCallPath) {
   const std::string dir = build("tiny", "tiny_calls.c", {}, "--hcc-functions=all");
   RunResult r = run_app(dir, "HCC_SAMPLING=1000");
