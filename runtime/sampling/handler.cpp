@@ -31,14 +31,23 @@ bool g_caches = true;
 uintptr_t g_main_start = 0;  // set_main_start
 
 // --- code ranges ---------------------------------------------------------
-enum RangeKind : uint8_t { kHcc = 1, kOpenMpRuntime = 2 };
+enum RangeKind : uint8_t { kHcc = 1, kOpenMpRuntime = 2, kPlt = 3 };
 struct Range {
   uintptr_t lo, hi;
   uint8_t kind;
+  uint8_t entry_size;  // kPlt: the size of one stub
 };
 constexpr int kMaxRanges = 128;
 Range g_ranges[kMaxRanges];
 int g_nranges = 0;
+
+// The start of the PLT stub holding `ip` (in a kPlt range).
+uintptr_t plt_stub(uintptr_t ip) {
+  for (int i = 0; i < g_nranges; ++i)
+    if (ip >= g_ranges[i].lo && ip < g_ranges[i].hi && g_ranges[i].kind == kPlt)
+      return g_ranges[i].lo + (ip - g_ranges[i].lo) / g_ranges[i].entry_size * g_ranges[i].entry_size;
+  return ip;
+}
 
 int range_kind(uintptr_t ip) {
   for (int i = 0; i < g_nranges; ++i)
@@ -60,7 +69,7 @@ int add_ranges(struct dl_phdr_info *info, size_t, void *) {
     const ElfW(Phdr) &ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
     uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
-    g_ranges[g_nranges++] = {lo, lo + ph.p_memsz, kind};
+    g_ranges[g_nranges++] = {lo, lo + ph.p_memsz, kind, 0};
   }
   return 0;
 }
@@ -216,9 +225,12 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
     if (kind == kHcc && !(skip_hcc_top && top)) return kInsideHcc;
     if (kind != kHcc) top = false;
     uintptr_t start = 0;
-    if (kind == 0) {  // the OpenMP runtime's frames are skipped
+    if (kind == 0 || kind == kPlt) {  // the OpenMP runtime's frames are skipped
       start = frame_start(b, c, uintptr_t(pc));
       if (!start) return kFailed;  // no unwind information: the rest cannot be trusted
+      // One unwind entry covers a whole PLT section: the stub itself is
+      // the frame's function, so each target gets a name (symbols.cpp).
+      if (kind == kPlt) start = plt_stub(uintptr_t(pc));
       if (is_instrumented_function(start)) return kOk;  // the shadow stack has the rest
       if (start == g_main_start) {  // a thread with no base: main is the outermost frame shown
         if (*n == max) return kFailed;
@@ -258,8 +270,15 @@ void set_current_buffer(Buffer *b) { t_buffer = b; }
 void set_caches_enabled(bool on) { g_caches = on; }
 
 void add_hcc_range(uintptr_t lo, uintptr_t hi) {
-  if (g_nranges < kMaxRanges) g_ranges[g_nranges++] = {lo, hi, kHcc};
+  if (g_nranges < kMaxRanges) g_ranges[g_nranges++] = {lo, hi, kHcc, 0};
 }
+
+void add_plt_range(uintptr_t lo, uintptr_t hi, unsigned entry_size) {
+  if (g_nranges < kMaxRanges && entry_size > 0 && entry_size <= 255)
+    g_ranges[g_nranges++] = {lo, hi, kPlt, uint8_t(entry_size)};
+}
+
+bool in_plt(uintptr_t addr) { return range_kind(addr) == kPlt; }
 
 void scan_code_ranges() {
   g_nranges = 0;
@@ -267,6 +286,8 @@ void scan_code_ranges() {
   // hcc's trampolines (include/hcc/detail/bind.h) live in each instrumented
   // module, outside libhcc: a sample in one is a sample in the runtime.
   for_each_trampoline_block(add_hcc_range);
+  // After hcc's ranges: libhcc's own PLT stays hcc's.
+  for_each_plt_section(add_plt_range);
 }
 
 void flush_pending(Buffer *b) {

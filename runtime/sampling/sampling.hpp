@@ -136,6 +136,11 @@ Symbol symbolize(uintptr_t func_start);
 // Calls `add(lo, hi)` once per loaded module for the address block of hcc's
 // trampolines there (symbols __hcc_*, bind.h), read from its symbol table.
 void for_each_trampoline_block(void (*add)(uintptr_t lo, uintptr_t hi));
+// Calls `add(lo, hi, stub size)` for each PLT section (.plt, .plt.sec,
+// .plt.got) of each loaded module, from its section headers.
+void for_each_plt_section(void (*add)(uintptr_t lo, uintptr_t hi, unsigned entry_size));
+// Whether `addr` is in a PLT section found at start-up (handler.cpp).
+bool in_plt(uintptr_t addr);
 
 // The frames above the innermost instrumented function, from a normal (not
 // signal) context: function starts, innermost first; returns how many, or

@@ -12,6 +12,7 @@
 #include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -61,13 +62,82 @@ std::string demangle(const char *name) {
   return out;
 }
 
+// A PLT stub's target, "qsort@plt": the stub's jump goes through a GOT
+// slot (`jmp *disp(%rip)`, after an `endbr64` and a `bnd` prefix where
+// present); the relocation that fills that slot names the symbol. "" for
+// the lazy-binding stub at the head of .plt, or anything else.
+std::string plt_target(Dwfl_Module *m, uintptr_t stub) {
+  const auto *p = reinterpret_cast<const unsigned char *>(stub);
+  if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa) p += 4;  // endbr64
+  if (p[0] == 0xf2) ++p;                                                     // bnd
+  if (p[0] != 0xff || p[1] != 0x25) return "";
+  int32_t disp;
+  std::memcpy(&disp, p + 2, sizeof disp);
+  const uintptr_t slot = uintptr_t(p + 6) + intptr_t(disp);
+  GElf_Addr bias = 0;
+  Elf *elf = dwfl_module_getelf(m, &bias);
+  if (!elf) return "";
+  for (Elf_Scn *scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_entsize == 0) continue;
+    Elf_Data *data = elf_getdata(scn, nullptr);
+    Elf_Scn *symscn = elf_getscn(elf, sh.sh_link);
+    GElf_Shdr symsh;
+    if (!data || !symscn || !gelf_getshdr(symscn, &symsh)) continue;
+    Elf_Data *syms = elf_getdata(symscn, nullptr);
+    const size_t n = sh.sh_size / sh.sh_entsize;
+    for (size_t i = 0; i < n; ++i) {
+      GElf_Rela r;
+      if (!gelf_getrela(data, int(i), &r) || uintptr_t(r.r_offset + bias) != slot) continue;
+      GElf_Sym sym;
+      if (!syms || GELF_R_SYM(r.r_info) == 0 || !gelf_getsym(syms, int(GELF_R_SYM(r.r_info)), &sym)) return "";
+      const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+      return name && *name ? std::string(name) + "@plt" : "";
+    }
+  }
+  return "";
+}
+
+int plt_sections(Dwfl_Module *m, void **, const char *, Dwarf_Addr, void *arg) {
+  auto add = reinterpret_cast<void (*)(uintptr_t, uintptr_t, unsigned)>(arg);
+  GElf_Addr bias = 0;
+  Elf *elf = dwfl_module_getelf(m, &bias);
+  size_t strndx = 0;
+  if (!elf || elf_getshdrstrndx(elf, &strndx) != 0) return DWARF_CB_OK;
+  for (Elf_Scn *scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_size == 0) continue;
+    const char *name = elf_strptr(elf, strndx, sh.sh_name);
+    if (!name || (std::strcmp(name, ".plt") != 0 && std::strcmp(name, ".plt.sec") != 0 &&
+                  std::strcmp(name, ".plt.got") != 0))
+      continue;
+    const unsigned entry = sh.sh_entsize ? unsigned(sh.sh_entsize) : 16;
+    add(uintptr_t(sh.sh_addr + bias), uintptr_t(sh.sh_addr + bias + sh.sh_size), entry);
+  }
+  return DWARF_CB_OK;
+}
+
 }  // namespace
+
+void for_each_plt_section(void (*add)(uintptr_t lo, uintptr_t hi, unsigned entry_size)) {
+  pthread_mutex_lock(&g_lock);
+  if (g_dwfl || report_modules()) dwfl_getmodules(g_dwfl, plt_sections, reinterpret_cast<void *>(add), 0);
+  pthread_mutex_unlock(&g_lock);
+}
 
 Symbol symbolize(uintptr_t func) {
   Symbol s;
   pthread_mutex_lock(&g_lock);
   Dwfl_Module *m = module_of(func);
-  if (m) {
+  if (m && in_plt(func)) {
+    s.name = plt_target(m, func);
+    if (!s.name.empty()) {
+      const char *mainfile = nullptr;
+      dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, nullptr);
+      if (mainfile) s.file = mainfile;
+    }
+  }
+  if (m && s.name.empty()) {
     if (const char *name = dwfl_module_addrname(m, Dwarf_Addr(func))) {
       s.mangled = name;
       s.name = demangle(name);
@@ -103,6 +173,19 @@ Symbol symbolize(uintptr_t func) {
       const char *mainfile = nullptr;
       dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, nullptr);
       if (mainfile) s.file = mainfile;
+    }
+  }
+  // No symbol names it (a stripped library's local function): the module's
+  // file name and the offset from where it is loaded, which stays the same
+  // from run to run (an address does not, so --diff could not match it).
+  if (s.name.empty() && m) {
+    Dwarf_Addr start = 0;
+    const char *path = dwfl_module_info(m, nullptr, &start, nullptr, nullptr, nullptr, nullptr, nullptr);
+    if (path && *path) {
+      const char *base = std::strrchr(path, '/');
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "+0x%lx", static_cast<unsigned long>(func - uintptr_t(start)));
+      s.name = std::string(base ? base + 1 : path) + buf;
     }
   }
   pthread_mutex_unlock(&g_lock);

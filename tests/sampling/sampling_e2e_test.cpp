@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <map>
 #include <regex>
+#include <set>
+#include <filesystem>
 
 #include "e2e_support.hpp"
 #include "unpreempted.hpp"
@@ -276,6 +278,61 @@ TEST(Sampling, SamplesAloneMakeAProfileWhenNoFunctionIsInstrumented) {
   // Their time is the CPU time they burnt (0.4 s and 0.2 s).
   EXPECT_NEAR(sum(p, paths["main/heavy"], "time", "incl"), 0.4, 0.1);
   EXPECT_NEAR(sum(p, paths["main/light"], "time", "incl"), 0.2, 0.07);
+}
+
+// A function no symbol names (a stripped library's static helper) is named
+// by its library and offset, `libstripped.so+0x…`, the same in every run
+// (an address is not, and --diff could not match it).
+TEST(Sampling, AFunctionWithoutASymbolIsNamedByItsLibraryAndOffset) {
+  const std::string dir = scratch_dir("sampling-stripped");
+  RunResult b = run("gcc -O1 -g -shared -fPIC " + shell_quote(prog("stripped_lib.c")) + " -o " +
+                    shell_quote(dir + "/libstripped.so") + " && strip --strip-all " +
+                    shell_quote(dir + "/libstripped.so"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=all -O1 -g " +
+          shell_quote(prog("stripped_main.c")) + " -o " + shell_quote(dir + "/app") + " -L" + shell_quote(dir) +
+          " -lstripped -Wl,-rpath," + shell_quote(dir));
+  ASSERT_EQ(b.status, 0) << b.err;
+  std::set<std::string> names[2];
+  for (int round = 0; round < 2; ++round) {
+    RunResult r = run_app(dir, "HCC_SAMPLING=1000");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "done\n");
+    Profile p = Profile::load(dir + "/out");
+    for (const std::string &path : p.paths()) {
+      const std::string prefix = "main/work/stripped_entry/";
+      if (path.rfind(prefix, 0) == 0 && path.find('/', prefix.size()) == std::string::npos)
+        names[round].insert(path.substr(prefix.size()));
+    }
+    for (const auto &region : p.json()["regions"])
+      EXPECT_NE(region["name"].get<std::string>().rfind("0x", 0), 0u) << region.dump();
+    std::filesystem::remove_all(dir + "/out");
+  }
+  ASSERT_EQ(names[0].size(), 1u) << ::testing::PrintToString(names[0]);
+  EXPECT_TRUE(std::regex_match(*names[0].begin(), std::regex("libstripped\\.so\\+0x[0-9a-f]+")))
+      << *names[0].begin();
+  EXPECT_EQ(names[0], names[1]);
+}
+
+// A sample in a PLT stub is named after the stub's target, plt_tiny@plt
+// (it showed as the PLT's address, different in every run).
+TEST(Sampling, APltStubIsNamedAfterItsTarget) {
+  const std::string dir = scratch_dir("sampling-plt");
+  RunResult b = run("gcc -O1 -g -shared -fPIC " + shell_quote(prog("plt_lib.c")) + " -o " +
+                    shell_quote(dir + "/libplttiny.so"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc -O1 -g " + shell_quote(prog("plt_main.c")) + " -o " +
+          shell_quote(dir + "/app") + " -L" + shell_quote(dir) + " -lplttiny -Wl,-rpath," + shell_quote(dir));
+  ASSERT_EQ(b.status, 0) << b.err;
+  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "done\n");
+  Profile p = Profile::load(dir + "/out");
+  auto paths = by_path(p);
+  ASSERT_TRUE(paths.count("main/plt_tiny@plt")) << ::testing::PrintToString(p.paths());
+  EXPECT_GT(sum(p, paths["main/plt_tiny@plt"], "samples", "excl"), 0);
+  for (const auto &region : p.json()["regions"])
+    EXPECT_NE(region["name"].get<std::string>().rfind("0x", 0), 0u) << region.dump();
 }
 
 TEST(Sampling, SamplesInsideTheRuntimeAreCountedOnTheCallPath) {
