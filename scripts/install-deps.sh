@@ -15,7 +15,7 @@ packages=(
   python3                                                         # generates the PMPI wrappers (wrappers/gen_wrappers.py)
   libpapi-dev papi-tools                                          # HCC_METRICS counters (runtime/counters); papi_avail lists events
   libotf2-trace-dev                                               # HCC_TRACE writes OTF2 (runtime/trace)
-  libunwind-dev libdw-dev                                         # HCC_SAMPLING: unwinding in the signal handler (libunwind), names and lines at the end (libdw, elfutils)
+  libunwind-dev libdw-dev libelf-dev                              # HCC_SAMPLING: unwinding in the signal handler (libunwind), names and lines at the end (libdw, elfutils), PLT stubs named from section headers (libelf)
   graphviz binutils                                               # dot: hcc-report --callgraph=svg and --cfg=svg; GNU gprof reads our gmon.out
 )
 # What only the tests and benchmarks need (scripts/build.sh without --demo, scripts/test.sh).
