@@ -1,5 +1,6 @@
 #include "function_size.h"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/Expr.h>
@@ -64,6 +65,11 @@ struct SizeRule::Walk {
 
   void call(const FunctionDecl *callee) {
     if (!callee || !keep.empty()) return;
+    // A call that ends the program or is marked cold (assert's
+    // __assert_fail, abort, a project's `[[noreturn]] fail()`) runs at most
+    // once: it says nothing about what a call of this function costs, so a
+    // comparator with an assert stays as small as it is.
+    if (callee->isNoReturn() || callee->hasAttr<ColdAttr>()) return;
     if (const IdentifierInfo *id = callee->getIdentifier()) {
       if (isMpiName(id->getName())) {
         keep = "calls " + id->getName().str();

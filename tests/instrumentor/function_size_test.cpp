@@ -77,6 +77,42 @@ TEST(FunctionsAuto, LeavesOutAccessorsAndOneLinersKeepsLoopsTheirCallersAndMain)
   EXPECT_EQ(o.result.guards, 3u);
 }
 
+// A call that ends the program or is cold runs at most once per run, so it
+// does not make a function worth measuring: a comparator with an assert()
+// (glibc's __assert_fail is noreturn), an index helper that calls a
+// project's [[noreturn]] fail(), one that calls a cold logger. A compiled
+// library call that returns (qsort) still keeps its caller.
+TEST(FunctionsAuto, CallsThatEndTheProgramOrAreColdAreNoCalls) {
+  Outcome o = instrument(R"cc(#include <assert.h>
+#include <stdlib.h>
+[[noreturn]] void fail(const char *why);
+__attribute__((cold)) void log_rare(int code);
+static int compare(const void *a, const void *b) {
+  assert(a && b);
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+int checked(const int *v, int n, int i) {
+  if (i < 0 || i >= n) fail("index");
+  return v[i];
+}
+int rare(int x) {
+  if (x < 0) log_rare(x);
+  return x + 1;
+}
+int sorts(int *v, int n) {
+  qsort(v, n, sizeof *v, compare);
+  return v[0];
+}
+int main() {
+  int v[3] = {3, 1, 2};
+  return sorts(v, 3) + checked(v, 3, 1) + rare(1);
+}
+)cc");
+  EXPECT_EQ(o.guarded, (std::set<std::string>{"sorts(int *, int)", "main"}));
+  EXPECT_EQ(o.left_out, (std::set<std::string>{"compare", "checked", "rare"}));
+}
+
 TEST(FunctionsAuto, VerboseSaysWhereAndWhyPerFunction) {
   Outcome o = instrument(kField);
   // `return v_[i];`: one statement; operator[] of std::vector (a system
