@@ -130,6 +130,17 @@ int main(int argc, char **argv) {
     while (nanosleep(&ts, &ts) != 0) {
     }
     std::fprintf(stderr, "span_ns %llu\n", static_cast<unsigned long long>(monotonic_ns() - t0));
+  } else if (mode == "libraries") {
+    // While the program runs: which of the CUBE writer's libraries are mapped.
+    FILE *maps = std::fopen("/proc/self/maps", "r");
+    if (!maps) return 12;
+    char line[4096];
+    std::string seen;
+    while (std::fgets(line, sizeof line, maps))
+      for (const char *lib : {"libhcc_cubex.so", "libxml2.so", "libarchive.so", "libicuuc.so"})
+        if (std::strstr(line, lib) && seen.find(lib) == std::string::npos) seen += std::string(" ") + lib;
+    std::fclose(maps);
+    std::fprintf(stderr, "mapped while running:%s\n", seen.c_str());
   } else if (mode == "calls") a();
   else if (mode == "deep") rec(20);
   else if (mode == "pingpong")

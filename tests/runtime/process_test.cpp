@@ -171,6 +171,17 @@ TEST_F(Process, StartAndExitDoNotBusyWaitForTheClock) {
   EXPECT_LT(tsc, 0.015) << "least CPU seconds of an empty instrumented program: " << tsc;
 }
 
+// libhcc does not bring the CUBE writer's libraries (libxml2, libarchive,
+// ICU) into the program: libhcc_cubex.so loads them when the profile is
+// written, and the profile is then written as always.
+TEST_F(Process, CubeWriterLibrariesAreLoadedOnlyToWriteTheProfile) {
+  Outcome r = run("libraries", {out_env()});
+  EXPECT_TRUE(r.exited(0));
+  EXPECT_EQ(r.err, "mapped while running:\nhcc: profile written to " + out() + "/profile.cubex\n");
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main"})), 1.0);
+}
+
 TEST_F(Process, MonotonicClockFallback) {
   Outcome r = run("calls", {out_env(), "HCC_CLOCK=monotonic", "HCC_VERBOSE=0"});
   EXPECT_TRUE(r.exited(0));
