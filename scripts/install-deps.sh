@@ -9,6 +9,7 @@ packages=(
   libzstd-dev                                                     # LLVM 19's libSupport links zstd
   clang                                                           # Clang 14, tested underneath (as clang-19 is)
   libxml2-dev libarchive-dev                                      # CUBE4 anchor.xml and the .cubex tar container
+  libssl-dev                                                      # a test program that uses OpenSSL itself (tests/e2e/own_libraries_e2e_test.cpp)
   libfmt-dev nlohmann-json3-dev libcli11-dev                      # formatting, JSON, hcc-report's arguments
   libgtest-dev libbenchmark-dev                                   # tests and benchmarks
   libopenmpi-dev openmpi-bin ccache                               # build-system integration tests (MPI wrappers, ccache)
