@@ -9,7 +9,13 @@
 // maintained Debian package, it covers symbol tables and DWARF in one
 // interface (libbacktrace's Debian package is internal to GCC), and it runs
 // in-process without spawning anything.
+//
+// libdw (and what it loads: libelf and four compressors) is opened with
+// dlopen the first time sampling needs it, as OTF2, PAPI and the CUBE writer
+// are: a program that does not sample never loads it. Only its headers are
+// needed at build time; every function called is listed in HCC_LIBDW_FUNCTIONS.
 #include <cxxabi.h>
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <pthread.h>
@@ -20,6 +26,7 @@
 #include <vector>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "sampling/sampling.hpp"
 
@@ -27,28 +34,73 @@ namespace hcc::rt::sampling {
 
 namespace {
 
-pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+#define HCC_LIBDW_FUNCTIONS(X)                                                                              \
+  X(dwfl_begin) X(dwfl_report_begin) X(dwfl_linux_proc_report) X(dwfl_report_end) X(dwfl_addrmodule)       \
+  X(dwfl_module_addrname) X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_tag) X(dwarf_decl_file)         \
+  X(dwarf_decl_line) X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_module_info) X(dwfl_module_getsymtab)    \
+  X(dwfl_module_getsym_info) X(dwfl_getmodules) X(dwfl_linux_proc_find_elf) X(dwfl_standard_find_debuginfo)
+
+struct LibDw {
+#define HCC_LIBDW_MEMBER(name) decltype(&::name) name = nullptr;
+  HCC_LIBDW_FUNCTIONS(HCC_LIBDW_MEMBER)
+#undef HCC_LIBDW_MEMBER
+};
+
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;  // guards everything below
+const LibDw *g_dw = nullptr;
+bool g_dw_tried = false;
 Dwfl *g_dwfl = nullptr;
 char *g_debuginfo_path = nullptr;
+Dwfl_Callbacks g_callbacks{};
 
-const Dwfl_Callbacks kCallbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr,
-                                   &g_debuginfo_path};
+// libdw's functions, loaded once; nullptr (said once on stderr) when libdw
+// cannot be loaded: sampled functions are then named by address.
+const LibDw *libdw() {
+  if (g_dw_tried) return g_dw;
+  g_dw_tried = true;
+  void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    std::fprintf(stderr, "hcc: warning: HCC_SAMPLING: cannot load libdw (%s; Debian: apt-get install libdw1); "
+                 "sampled functions are named by address\n", e ? e : "dlopen failed");
+    return nullptr;
+  }
+  auto *dw = new LibDw();
+  std::string missing;
+#define HCC_LIBDW_RESOLVE(name)                                        \
+  dw->name = reinterpret_cast<decltype(&::name)>(dlsym(h, #name));     \
+  if (!dw->name) missing += std::string(missing.empty() ? "" : ", ") + #name;
+  HCC_LIBDW_FUNCTIONS(HCC_LIBDW_RESOLVE)
+#undef HCC_LIBDW_RESOLVE
+  if (!missing.empty()) {
+    std::fprintf(stderr, "hcc: warning: HCC_SAMPLING: libdw.so.1 lacks %s; sampled functions are named by address\n",
+                 missing.c_str());
+    delete dw;
+    return nullptr;
+  }
+  g_callbacks = Dwfl_Callbacks{dw->dwfl_linux_proc_find_elf, dw->dwfl_standard_find_debuginfo, nullptr,
+                               &g_debuginfo_path};
+  g_dw = dw;
+  return g_dw;
+}
 
 // (Re)reads the module list: once, and again when an address is in a module
 // loaded since.
 bool report_modules() {
-  if (!g_dwfl) g_dwfl = dwfl_begin(&kCallbacks);
+  const LibDw *dw = libdw();
+  if (!dw) return false;
+  if (!g_dwfl) g_dwfl = dw->dwfl_begin(&g_callbacks);
   if (!g_dwfl) return false;
-  dwfl_report_begin(g_dwfl);
-  int rc = dwfl_linux_proc_report(g_dwfl, getpid());
-  dwfl_report_end(g_dwfl, nullptr, nullptr);
+  dw->dwfl_report_begin(g_dwfl);
+  int rc = dw->dwfl_linux_proc_report(g_dwfl, getpid());
+  dw->dwfl_report_end(g_dwfl, nullptr, nullptr);
   return rc == 0;
 }
 
 Dwfl_Module *module_of(uintptr_t addr) {
   if (!g_dwfl && !report_modules()) return nullptr;
-  Dwfl_Module *m = dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
-  if (!m && report_modules()) m = dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
+  Dwfl_Module *m = g_dw->dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
+  if (!m && report_modules()) m = g_dw->dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
   return m;
 }
 
@@ -68,7 +120,7 @@ Symbol symbolize(uintptr_t func) {
   pthread_mutex_lock(&g_lock);
   Dwfl_Module *m = module_of(func);
   if (m) {
-    if (const char *name = dwfl_module_addrname(m, Dwarf_Addr(func))) {
+    if (const char *name = g_dw->dwfl_module_addrname(m, Dwarf_Addr(func))) {
       s.mangled = name;
       s.name = demangle(name);
     }
@@ -76,14 +128,14 @@ Symbol symbolize(uintptr_t func) {
     // following a specification or abstract origin); else the line table
     // at its first instruction, which after optimisation is often a later line.
     Dwarf_Addr bias = 0;
-    if (Dwarf_Die *cu = dwfl_module_addrdie(m, Dwarf_Addr(func), &bias)) {
+    if (Dwarf_Die *cu = g_dw->dwfl_module_addrdie(m, Dwarf_Addr(func), &bias)) {
       Dwarf_Die *scopes = nullptr;
-      int n = dwarf_getscopes(cu, Dwarf_Addr(func) - bias, &scopes);
+      int n = g_dw->dwarf_getscopes(cu, Dwarf_Addr(func) - bias, &scopes);
       for (int i = 0; i < n; ++i) {
-        if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram) continue;
+        if (g_dw->dwarf_tag(&scopes[i]) != DW_TAG_subprogram) continue;
         int lineno = 0;
-        const char *file = dwarf_decl_file(&scopes[i]);
-        if (file && dwarf_decl_line(&scopes[i], &lineno) == 0) {
+        const char *file = g_dw->dwarf_decl_file(&scopes[i]);
+        if (file && g_dw->dwarf_decl_line(&scopes[i], &lineno) == 0) {
           s.file = file;
           s.line = lineno;
         }
@@ -91,17 +143,17 @@ Symbol symbolize(uintptr_t func) {
       }
       std::free(scopes);
     }
-    Dwfl_Line *line = s.file.empty() ? dwfl_module_getsrc(m, Dwarf_Addr(func)) : nullptr;
+    Dwfl_Line *line = s.file.empty() ? g_dw->dwfl_module_getsrc(m, Dwarf_Addr(func)) : nullptr;
     if (line) {
       int lineno = 0;
-      if (const char *file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
+      if (const char *file = g_dw->dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
         s.file = file;
         s.line = lineno;
       }
     }
     if (s.file.empty()) {
       const char *mainfile = nullptr;
-      dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, nullptr);
+      g_dw->dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, nullptr);
       if (mainfile) s.file = mainfile;
     }
   }
@@ -118,12 +170,12 @@ namespace {
 
 int trampoline_block(Dwfl_Module *m, void **, const char *, Dwarf_Addr, void *arg) {
   auto add = reinterpret_cast<void (*)(uintptr_t, uintptr_t)>(arg);
-  const int n = dwfl_module_getsymtab(m);
+  const int n = g_dw->dwfl_module_getsymtab(m);
   std::vector<std::pair<uintptr_t, uintptr_t>> spans;
   for (int i = 1; i < n; ++i) {
     GElf_Sym sym;
     GElf_Addr addr = 0;
-    const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, nullptr, nullptr, nullptr);
+    const char *name = g_dw->dwfl_module_getsym_info(m, i, &sym, &addr, nullptr, nullptr, nullptr);
     if (!name || std::strncmp(name, "__hcc_", 6) != 0 || GELF_ST_TYPE(sym.st_info) != STT_FUNC) continue;
     spans.emplace_back(uintptr_t(addr), uintptr_t(addr + (sym.st_size ? sym.st_size : 1)));
   }
@@ -142,7 +194,7 @@ int trampoline_block(Dwfl_Module *m, void **, const char *, Dwarf_Addr, void *ar
 
 void for_each_trampoline_block(void (*add)(uintptr_t lo, uintptr_t hi)) {
   pthread_mutex_lock(&g_lock);
-  if (g_dwfl || report_modules()) dwfl_getmodules(g_dwfl, trampoline_block, reinterpret_cast<void *>(add), 0);
+  if (g_dwfl || report_modules()) g_dw->dwfl_getmodules(g_dwfl, trampoline_block, reinterpret_cast<void *>(add), 0);
   pthread_mutex_unlock(&g_lock);
 }
 
