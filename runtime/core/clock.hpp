@@ -3,8 +3,9 @@
 // Two rdtsc reads are the floor of an enter+exit pair, so the clock is an
 // inline function on a global flag decided once at start-up: `rdtsc` when the
 // TSC ticks at a constant rate on every core (constant_tsc + nonstop_tsc),
-// else CLOCK_MONOTONIC in nanoseconds. Ticks become seconds only at the end,
-// from two (tsc, monotonic) calibration pairs.
+// else CLOCK_MONOTONIC in nanoseconds. Ticks become seconds only when a rate
+// is asked for (at the end, for a snapshot, ...), from a (tsc, monotonic)
+// pair taken at start-up and one taken then: nothing waits at start-up.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +41,10 @@ bool tsc_usable();
 // TSC), else "".
 std::string clock_init(ClockRequest req);
 
-// Seconds per tick, from the init pair and a pair taken now. Spins until the
-// calibration span is at least 20 ms so short runs still get a good rate.
+// Seconds per tick, from the init pair and a pair taken now (the run so far;
+// no waiting). A span too short to measure (its reads' uncertainty above
+// 1e-4 of it) takes the frequency the CPU or hypervisor states (CPUID 0x15,
+// leaf 0x40000010) where there is one, else is extended to 1e-3 (~50 us).
 double clock_seconds_per_tick();
 
 // "tsc" or "CLOCK_MONOTONIC", and a readable description with the rate.

@@ -14,7 +14,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "cube/cubex.hpp"
+#include "cubex_writer.hpp"
 #include "summary.hpp"
 #include "env.hpp"
 #include "lifecycle.hpp"
@@ -160,13 +160,13 @@ FileNames write_files(const profile::Profile &p, int dirfd, const std::string &d
   if (own != own_suffixes().end()) names.suffix = own->second;
   pthread_mutex_unlock(&g_lock);
   if (replace) {
-    profile::write_cubex_at(p, dirfd, dir, names.cubex());
+    cubex_writer::write_at(p, dirfd, dir, names.cubex());
   } else {
     std::string tmp, why;
     FdGuard fd(create_file_at(dirfd, ".profile" + names.tag + ".cubex.new." + std::to_string(getpid()), tmp, why));
     if (fd.fd < 0) throw std::runtime_error("cannot create " + dir + "/" + tmp + ": " + why);
     try {
-      profile::write_cubex_fd(p, fd.fd, dir + "/" + tmp);
+      cubex_writer::write_fd(p, fd.fd, dir + "/" + tmp);
     } catch (...) {
       unlinkat(dirfd, tmp.c_str(), 0);
       throw;

@@ -9,7 +9,13 @@
 // maintained Debian package, it covers symbol tables and DWARF in one
 // interface (libbacktrace's Debian package is internal to GCC), and it runs
 // in-process without spawning anything.
+//
+// libdw (and what it loads: libelf and four compressors) is opened with
+// dlopen the first time sampling needs it, as OTF2, PAPI and the CUBE writer
+// are: a program that does not sample never loads it. Only its headers are
+// needed at build time; every function called is listed in HCC_LIBDW_FUNCTIONS.
 #include <cxxabi.h>
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -21,6 +27,7 @@
 #include <vector>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "sampling/sampling.hpp"
 
@@ -28,28 +35,79 @@ namespace hcc::rt::sampling {
 
 namespace {
 
-pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+#define HCC_LIBDW_FUNCTIONS(X)                                                                              \
+  X(dwfl_begin) X(dwfl_report_begin) X(dwfl_linux_proc_report) X(dwfl_report_end) X(dwfl_addrmodule)       \
+  X(dwfl_module_addrname) X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_tag) X(dwarf_decl_file)         \
+  X(dwarf_decl_line) X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_module_info) X(dwfl_module_getsymtab)    \
+  X(dwfl_module_getsym_info) X(dwfl_getmodules) X(dwfl_linux_proc_find_elf) X(dwfl_standard_find_debuginfo)   \
+  X(dwfl_module_getelf) HCC_LIBELF_FUNCTIONS(X)
+// libelf's, found through libdw's handle (libdw depends on it): PLT stubs'
+// names come from section headers and relocations.
+#define HCC_LIBELF_FUNCTIONS(X)                                                                              \
+  X(elf_nextscn) X(elf_getscn) X(elf_getdata) X(elf_strptr) X(elf_getshdrstrndx) X(gelf_getshdr)            \
+  X(gelf_getrela) X(gelf_getsym)
+
+struct LibDw {
+#define HCC_LIBDW_MEMBER(name) decltype(&::name) name = nullptr;
+  HCC_LIBDW_FUNCTIONS(HCC_LIBDW_MEMBER)
+#undef HCC_LIBDW_MEMBER
+};
+
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;  // guards everything below
+const LibDw *g_dw = nullptr;
+bool g_dw_tried = false;
 Dwfl *g_dwfl = nullptr;
 char *g_debuginfo_path = nullptr;
+Dwfl_Callbacks g_callbacks{};
 
-const Dwfl_Callbacks kCallbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr,
-                                   &g_debuginfo_path};
+// libdw's functions, loaded once; nullptr (said once on stderr) when libdw
+// cannot be loaded: sampled functions are then named by address.
+const LibDw *libdw() {
+  if (g_dw_tried) return g_dw;
+  g_dw_tried = true;
+  void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror();
+    std::fprintf(stderr, "hcc: warning: HCC_SAMPLING: cannot load libdw (%s; Debian: apt-get install libdw1); "
+                 "sampled functions are named by address\n", e ? e : "dlopen failed");
+    return nullptr;
+  }
+  auto *dw = new LibDw();
+  std::string missing;
+#define HCC_LIBDW_RESOLVE(name)                                        \
+  dw->name = reinterpret_cast<decltype(&::name)>(dlsym(h, #name));     \
+  if (!dw->name) missing += std::string(missing.empty() ? "" : ", ") + #name;
+  HCC_LIBDW_FUNCTIONS(HCC_LIBDW_RESOLVE)
+#undef HCC_LIBDW_RESOLVE
+  if (!missing.empty()) {
+    std::fprintf(stderr, "hcc: warning: HCC_SAMPLING: libdw.so.1 lacks %s; sampled functions are named by address\n",
+                 missing.c_str());
+    delete dw;
+    return nullptr;
+  }
+  g_callbacks = Dwfl_Callbacks{dw->dwfl_linux_proc_find_elf, dw->dwfl_standard_find_debuginfo, nullptr,
+                               &g_debuginfo_path};
+  g_dw = dw;
+  return g_dw;
+}
 
 // (Re)reads the module list: once, and again when an address is in a module
 // loaded since.
 bool report_modules() {
-  if (!g_dwfl) g_dwfl = dwfl_begin(&kCallbacks);
+  const LibDw *dw = libdw();
+  if (!dw) return false;
+  if (!g_dwfl) g_dwfl = dw->dwfl_begin(&g_callbacks);
   if (!g_dwfl) return false;
-  dwfl_report_begin(g_dwfl);
-  int rc = dwfl_linux_proc_report(g_dwfl, getpid());
-  dwfl_report_end(g_dwfl, nullptr, nullptr);
+  dw->dwfl_report_begin(g_dwfl);
+  int rc = dw->dwfl_linux_proc_report(g_dwfl, getpid());
+  dw->dwfl_report_end(g_dwfl, nullptr, nullptr);
   return rc == 0;
 }
 
 Dwfl_Module *module_of(uintptr_t addr) {
   if (!g_dwfl && !report_modules()) return nullptr;
-  Dwfl_Module *m = dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
-  if (!m && report_modules()) m = dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
+  Dwfl_Module *m = g_dw->dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
+  if (!m && report_modules()) m = g_dw->dwfl_addrmodule(g_dwfl, Dwarf_Addr(addr));
   return m;
 }
 
@@ -75,23 +133,24 @@ std::string plt_target(Dwfl_Module *m, uintptr_t stub) {
   std::memcpy(&disp, p + 2, sizeof disp);
   const uintptr_t slot = uintptr_t(p + 6) + intptr_t(disp);
   GElf_Addr bias = 0;
-  Elf *elf = dwfl_module_getelf(m, &bias);
+  Elf *elf = g_dw->dwfl_module_getelf(m, &bias);
   if (!elf) return "";
-  for (Elf_Scn *scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+  for (Elf_Scn *scn = g_dw->elf_nextscn(elf, nullptr); scn; scn = g_dw->elf_nextscn(elf, scn)) {
     GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_entsize == 0) continue;
-    Elf_Data *data = elf_getdata(scn, nullptr);
-    Elf_Scn *symscn = elf_getscn(elf, sh.sh_link);
+    if (!g_dw->gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || sh.sh_entsize == 0) continue;
+    Elf_Data *data = g_dw->elf_getdata(scn, nullptr);
+    Elf_Scn *symscn = g_dw->elf_getscn(elf, sh.sh_link);
     GElf_Shdr symsh;
-    if (!data || !symscn || !gelf_getshdr(symscn, &symsh)) continue;
-    Elf_Data *syms = elf_getdata(symscn, nullptr);
+    if (!data || !symscn || !g_dw->gelf_getshdr(symscn, &symsh)) continue;
+    Elf_Data *syms = g_dw->elf_getdata(symscn, nullptr);
     const size_t n = sh.sh_size / sh.sh_entsize;
     for (size_t i = 0; i < n; ++i) {
       GElf_Rela r;
-      if (!gelf_getrela(data, int(i), &r) || uintptr_t(r.r_offset + bias) != slot) continue;
+      if (!g_dw->gelf_getrela(data, int(i), &r) || uintptr_t(r.r_offset + bias) != slot) continue;
       GElf_Sym sym;
-      if (!syms || GELF_R_SYM(r.r_info) == 0 || !gelf_getsym(syms, int(GELF_R_SYM(r.r_info)), &sym)) return "";
-      const char *name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+      if (!syms || GELF_R_SYM(r.r_info) == 0 || !g_dw->gelf_getsym(syms, int(GELF_R_SYM(r.r_info)), &sym))
+        return "";
+      const char *name = g_dw->elf_strptr(elf, symsh.sh_link, sym.st_name);
       return name && *name ? std::string(name) + "@plt" : "";
     }
   }
@@ -101,13 +160,13 @@ std::string plt_target(Dwfl_Module *m, uintptr_t stub) {
 int plt_sections(Dwfl_Module *m, void **, const char *, Dwarf_Addr, void *arg) {
   auto add = reinterpret_cast<void (*)(uintptr_t, uintptr_t, unsigned)>(arg);
   GElf_Addr bias = 0;
-  Elf *elf = dwfl_module_getelf(m, &bias);
+  Elf *elf = g_dw->dwfl_module_getelf(m, &bias);
   size_t strndx = 0;
-  if (!elf || elf_getshdrstrndx(elf, &strndx) != 0) return DWARF_CB_OK;
-  for (Elf_Scn *scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+  if (!elf || g_dw->elf_getshdrstrndx(elf, &strndx) != 0) return DWARF_CB_OK;
+  for (Elf_Scn *scn = g_dw->elf_nextscn(elf, nullptr); scn; scn = g_dw->elf_nextscn(elf, scn)) {
     GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || sh.sh_size == 0) continue;
-    const char *name = elf_strptr(elf, strndx, sh.sh_name);
+    if (!g_dw->gelf_getshdr(scn, &sh) || sh.sh_size == 0) continue;
+    const char *name = g_dw->elf_strptr(elf, strndx, sh.sh_name);
     if (!name || (std::strcmp(name, ".plt") != 0 && std::strcmp(name, ".plt.sec") != 0 &&
                   std::strcmp(name, ".plt.got") != 0))
       continue;
@@ -121,7 +180,7 @@ int plt_sections(Dwfl_Module *m, void **, const char *, Dwarf_Addr, void *arg) {
 
 void for_each_plt_section(void (*add)(uintptr_t lo, uintptr_t hi, unsigned entry_size)) {
   pthread_mutex_lock(&g_lock);
-  if (g_dwfl || report_modules()) dwfl_getmodules(g_dwfl, plt_sections, reinterpret_cast<void *>(add), 0);
+  if (g_dwfl || report_modules()) g_dw->dwfl_getmodules(g_dwfl, plt_sections, reinterpret_cast<void *>(add), 0);
   pthread_mutex_unlock(&g_lock);
 }
 
@@ -133,12 +192,12 @@ Symbol symbolize(uintptr_t func) {
     s.name = plt_target(m, func);
     if (!s.name.empty()) {
       const char *mainfile = nullptr;
-      dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, nullptr);
+      g_dw->dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, nullptr);
       if (mainfile) s.file = mainfile;
     }
   }
   if (m && s.name.empty()) {
-    if (const char *name = dwfl_module_addrname(m, Dwarf_Addr(func))) {
+    if (const char *name = g_dw->dwfl_module_addrname(m, Dwarf_Addr(func))) {
       s.mangled = name;
       s.name = demangle(name);
     }
@@ -146,14 +205,14 @@ Symbol symbolize(uintptr_t func) {
     // following a specification or abstract origin); else the line table
     // at its first instruction, which after optimisation is often a later line.
     Dwarf_Addr bias = 0;
-    if (Dwarf_Die *cu = dwfl_module_addrdie(m, Dwarf_Addr(func), &bias)) {
+    if (Dwarf_Die *cu = g_dw->dwfl_module_addrdie(m, Dwarf_Addr(func), &bias)) {
       Dwarf_Die *scopes = nullptr;
-      int n = dwarf_getscopes(cu, Dwarf_Addr(func) - bias, &scopes);
+      int n = g_dw->dwarf_getscopes(cu, Dwarf_Addr(func) - bias, &scopes);
       for (int i = 0; i < n; ++i) {
-        if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram) continue;
+        if (g_dw->dwarf_tag(&scopes[i]) != DW_TAG_subprogram) continue;
         int lineno = 0;
-        const char *file = dwarf_decl_file(&scopes[i]);
-        if (file && dwarf_decl_line(&scopes[i], &lineno) == 0) {
+        const char *file = g_dw->dwarf_decl_file(&scopes[i]);
+        if (file && g_dw->dwarf_decl_line(&scopes[i], &lineno) == 0) {
           s.file = file;
           s.line = lineno;
         }
@@ -161,17 +220,17 @@ Symbol symbolize(uintptr_t func) {
       }
       std::free(scopes);
     }
-    Dwfl_Line *line = s.file.empty() ? dwfl_module_getsrc(m, Dwarf_Addr(func)) : nullptr;
+    Dwfl_Line *line = s.file.empty() ? g_dw->dwfl_module_getsrc(m, Dwarf_Addr(func)) : nullptr;
     if (line) {
       int lineno = 0;
-      if (const char *file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
+      if (const char *file = g_dw->dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
         s.file = file;
         s.line = lineno;
       }
     }
     if (s.file.empty()) {
       const char *mainfile = nullptr;
-      dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, nullptr);
+      g_dw->dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, &mainfile, nullptr);
       if (mainfile) s.file = mainfile;
     }
   }
@@ -180,7 +239,7 @@ Symbol symbolize(uintptr_t func) {
   // from run to run (an address does not, so --diff could not match it).
   if (s.name.empty() && m) {
     Dwarf_Addr start = 0;
-    const char *path = dwfl_module_info(m, nullptr, &start, nullptr, nullptr, nullptr, nullptr, nullptr);
+    const char *path = g_dw->dwfl_module_info(m, nullptr, &start, nullptr, nullptr, nullptr, nullptr, nullptr);
     if (path && *path) {
       const char *base = std::strrchr(path, '/');
       char buf[64];
@@ -201,12 +260,12 @@ namespace {
 
 int trampoline_block(Dwfl_Module *m, void **, const char *, Dwarf_Addr, void *arg) {
   auto add = reinterpret_cast<void (*)(uintptr_t, uintptr_t)>(arg);
-  const int n = dwfl_module_getsymtab(m);
+  const int n = g_dw->dwfl_module_getsymtab(m);
   std::vector<std::pair<uintptr_t, uintptr_t>> spans;
   for (int i = 1; i < n; ++i) {
     GElf_Sym sym;
     GElf_Addr addr = 0;
-    const char *name = dwfl_module_getsym_info(m, i, &sym, &addr, nullptr, nullptr, nullptr);
+    const char *name = g_dw->dwfl_module_getsym_info(m, i, &sym, &addr, nullptr, nullptr, nullptr);
     if (!name || std::strncmp(name, "__hcc_", 6) != 0 || GELF_ST_TYPE(sym.st_info) != STT_FUNC) continue;
     spans.emplace_back(uintptr_t(addr), uintptr_t(addr + (sym.st_size ? sym.st_size : 1)));
   }
@@ -225,7 +284,7 @@ int trampoline_block(Dwfl_Module *m, void **, const char *, Dwarf_Addr, void *ar
 
 void for_each_trampoline_block(void (*add)(uintptr_t lo, uintptr_t hi)) {
   pthread_mutex_lock(&g_lock);
-  if (g_dwfl || report_modules()) dwfl_getmodules(g_dwfl, trampoline_block, reinterpret_cast<void *>(add), 0);
+  if (g_dwfl || report_modules()) g_dw->dwfl_getmodules(g_dwfl, trampoline_block, reinterpret_cast<void *>(add), 0);
   pthread_mutex_unlock(&g_lock);
 }
 

@@ -48,7 +48,7 @@
 #include "core/profile_builder.hpp"
 #include "core/safe_path.hpp"
 #include "core/service.hpp"
-#include "cube/cubex.hpp"
+#include "core/cubex_writer.hpp"
 
 namespace hcc::rt::snapshot {
 
@@ -114,7 +114,7 @@ void take() {
     // Relative to the directory's handle; the file is replaced by rename,
     // which never writes through a link at its name.
     if (refuse_link(dirfd.fd, dir, name)) return;
-    profile::write_cubex_at(p, dirfd.fd, dir, name);
+    cubex_writer::write_at(p, dirfd.fd, dir, name);
   } catch (const std::exception &e) {
     if (!said) std::fprintf(stderr, "hcc: error: HCC_SNAPSHOT: %s\n", e.what());
     said = true;

@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 step "cmake --install into $IT_PREFIX"
 rm -rf "$IT_PREFIX"
 "$CMAKE" --install "$IT_BUILD_DIR" --prefix "$IT_PREFIX" > install.log || { cat install.log; fail "install"; }
-for f in bin/hcc bin/hcc-cc bin/hcc-c++ lib/cmake/hcc/hcc-toolchain.cmake lib/cmake/hcc/hccConfig.cmake \
+for f in bin/hcc bin/hcc-cc bin/hcc-c++ lib/libhcc.so lib/libhcc_cubex.so lib/cmake/hcc/hcc-toolchain.cmake lib/cmake/hcc/hccConfig.cmake \
          lib/cmake/hcc/hccConfigVersion.cmake; do
   [ -e "$IT_PREFIX/$f" ] || fail "installation lacks $f"
 done

@@ -2,9 +2,11 @@
 // HCC_* settings: `hcc_rt_probe <mode>`. Each mode ends the process in a
 // different way (return, exit deep inside, uncaught exception, signals).
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +30,12 @@ REGION(thrower_r, "thrower");
 REGION(faulter_r, "faulter");
 REGION(dtor_r, "static_dtor");
 REGION(atexit_r, "atexit_handler");
+
+uint64_t monotonic_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
 
 void spin_ms(double ms) {
   auto end = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(ms);
@@ -112,7 +120,28 @@ int main(int argc, char **argv) {
   if (mode == "extra") counter = hcc::rt::testing::register_extra_metric("test_counter", true);
 
   HCC_FUNCTION_GUARD_(g, &main_r);
-  if (mode == "calls") a();
+  if (mode == "empty") {
+    // one region and nothing else: start-up and exit are all there is
+  } else if (mode == "span") {
+    // a: 60 ms asleep, as CLOCK_MONOTONIC measures it inside the region.
+    HCC_FUNCTION_GUARD_(ga, &a_r);
+    const uint64_t t0 = monotonic_ns();
+    timespec ts{0, 60000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+    std::fprintf(stderr, "span_ns %llu\n", static_cast<unsigned long long>(monotonic_ns() - t0));
+  } else if (mode == "libraries") {
+    // While the program runs: which of the CUBE writer's libraries are mapped.
+    FILE *maps = std::fopen("/proc/self/maps", "r");
+    if (!maps) return 12;
+    char line[4096];
+    std::string seen;
+    while (std::fgets(line, sizeof line, maps))
+      for (const char *lib : {"libhcc_cubex.so", "libxml2.so", "libarchive.so", "libicuuc.so"})
+        if (std::strstr(line, lib) && seen.find(lib) == std::string::npos) seen += std::string(" ") + lib;
+    std::fclose(maps);
+    std::fprintf(stderr, "mapped while running:%s\n", seen.c_str());
+  } else if (mode == "calls") a();
   else if (mode == "deep") rec(20);
   else if (mode == "pingpong")
     for (int i = 0; i < 200; ++i) ping(9);  // a 1000 calls, b 800, c 1800

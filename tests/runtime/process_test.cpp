@@ -4,10 +4,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -30,6 +32,7 @@ struct Outcome {
   int status = -1;
   std::string err;
   double seconds = 0;
+  double cpu_seconds = 0;  // user + system, of the probe alone (wait4)
   bool exited(int code) const { return WIFEXITED(status) && WEXITSTATUS(status) == code; }
   bool killed_by(int sig) const { return WIFSIGNALED(status) && WTERMSIG(status) == sig; }
 };
@@ -70,7 +73,9 @@ class Process : public ::testing::Test {
     pid_t pid;
     EXPECT_EQ(posix_spawn(&pid, prog.c_str(), &fa, nullptr, argv, envp.data()), 0);
     posix_spawn_file_actions_destroy(&fa);
-    waitpid(pid, &r.status, 0);
+    rusage ru{};
+    wait4(pid, &r.status, 0, &ru);
+    r.cpu_seconds = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::ifstream in(err_file);
     std::stringstream ss;
@@ -117,6 +122,68 @@ TEST_F(Process, CallsAreWrittenWithOneLineOnStderr) {
   EXPECT_EQ(attr(p, "program"), "hcc_rt_probe");
   EXPECT_NE(attr(p, "command line").find("hcc_rt_probe calls"), std::string::npos);
   EXPECT_EQ(p.hosts.size(), 1u);
+}
+
+// The TSC rate measured over the run itself: a region that sleeps 60 ms by
+// CLOCK_MONOTONIC (the probe prints what it measured inside the region)
+// shows that time in the profile, neither less (the region encloses the
+// probe's span) nor more than the enter/exit around it, whatever the load.
+TEST_F(Process, RegionTimeAgreesWithMonotonicOverARealSpan) {
+  Outcome r = run("span", {out_env(), "HCC_VERBOSE=0"});
+  ASSERT_TRUE(r.exited(0)) << r.err;
+  unsigned long long span_ns = 0;
+  ASSERT_EQ(std::sscanf(r.err.c_str(), "span_ns %llu", &span_ns), 1) << r.err;
+  ASSERT_GE(span_ns, 60000000ull);
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a"})), 1.0);
+  const double a = tu::inclusive_total(p, "time", find_path(p, {"probe_main", "a"}));
+  const double span = double(span_ns) * 1e-9;
+  EXPECT_GE(a, span * (1 - 1e-4)) << "clock " << attr(p, "clock description");
+  // Above: the enter/exit around the probe's two reads (microseconds; 2 ms
+  // for a preemption in between), and the same 1e-4 of rate.
+  EXPECT_LE(a, span * (1 + 1e-4) + 0.002) << "clock " << attr(p, "clock description");
+}
+
+// An empty instrumented program (one region) does not busy-wait at start-up
+// or exit for the TSC calibration, which once spun until 20 ms after start.
+// CPU time (user + system, which a loaded machine does not inflate the way
+// it does wall time), the least of 5 runs, against the same program with
+// CLOCK_MONOTONIC, which never calibrates: at most 3 ms apart. The old spin
+// cost its whole 20 ms of CPU on a quiet machine, and still several ms at
+// the share of a core a loaded one gives. The TSC runs also calibrate the
+// pair cost at exit (hcc.pair_cost_ns, about 0.5 ms), monotonic ones do not.
+TEST_F(Process, StartAndExitDoNotBusyWaitForTheClock) {
+  // Sanitized, the pair-cost calibration at exit (TSC runs only) costs
+  // several ms of instrumented CPU on its own: nothing left to compare.
+  if (HCC_TEST_SANITIZED) GTEST_SKIP() << "sanitized build (HCC_SANITIZE)";
+  double tsc = 1e9, mono = 1e9;
+  std::string clock;
+  for (int i = 0; i < 5; ++i) {
+    fs::remove_all(out());
+    Outcome t = run("empty", {out_env(), "HCC_VERBOSE=0"});
+    ASSERT_TRUE(t.exited(0)) << t.err;
+    auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+    EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main"})), 1.0);
+    clock = attr(p, "clock");
+    tsc = std::min(tsc, t.cpu_seconds);
+    Outcome m = run("empty", {out_env(), "HCC_VERBOSE=0", "HCC_CLOCK=monotonic"});
+    ASSERT_TRUE(m.exited(0)) << m.err;
+    mono = std::min(mono, m.cpu_seconds);
+  }
+  if (clock != "tsc") GTEST_SKIP() << "no usable TSC here: nothing to calibrate";
+  EXPECT_LT(tsc, mono + 0.003) << "least CPU seconds: " << tsc << " with the TSC, " << mono << " with CLOCK_MONOTONIC";
+  EXPECT_LT(tsc, 0.015) << "least CPU seconds of an empty instrumented program: " << tsc;
+}
+
+// libhcc does not bring the CUBE writer's libraries (libxml2, libarchive,
+// ICU) into the program: libhcc_cubex.so loads them when the profile is
+// written, and the profile is then written as always.
+TEST_F(Process, CubeWriterLibrariesAreLoadedOnlyToWriteTheProfile) {
+  Outcome r = run("libraries", {out_env()});
+  EXPECT_TRUE(r.exited(0));
+  EXPECT_EQ(r.err, "mapped while running:\nhcc: profile written to " + out() + "/profile.cubex\n");
+  auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
+  EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main"})), 1.0);
 }
 
 TEST_F(Process, MonotonicClockFallback) {
