@@ -10,7 +10,6 @@ packages=(
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev          # the instrumentor parses with Clang 19
   libzstd-dev                                                     # LLVM 19's libSupport links zstd
   libxml2-dev libarchive-dev                                      # CUBE4 anchor.xml and the .cubex tar container
-  libssl-dev                                                      # a test program that uses OpenSSL itself (tests/e2e/own_libraries_e2e_test.cpp)
   libfmt-dev nlohmann-json3-dev libcli11-dev                      # formatting, JSON, hcc-report's arguments
   libopenmpi-dev openmpi-bin                                      # the MPI wrappers (libhcc_mpi)
   python3                                                         # generates the PMPI wrappers (wrappers/gen_wrappers.py)
@@ -21,6 +20,7 @@ packages=(
 )
 # What only the tests and benchmarks need (scripts/build.sh without --demo, scripts/test.sh).
 test_packages=(
+  libssl-dev                                                      # a test program that uses OpenSSL itself (tests/e2e/own_libraries_e2e_test.cpp)
   clang                                                           # Clang 14, tested underneath (as clang-19 is)
   libgtest-dev libbenchmark-dev                                   # tests and benchmarks
   ccache                                                          # build-system integration tests (ccache in front of and behind hcc)
