@@ -74,7 +74,9 @@ void write_profile_json(std::ostream &os, const Profile &p, int location) {
                        {"line", reg.begin_line},
                        {"end_line", reg.end_line},
                        // "sampled": found by HCC_SAMPLING's unwinding, not instrumented
-                       {"kind", reg.paradigm == "sampling" ? std::string("sampled") : reg.role}});
+                       {"kind", reg.paradigm == "sampling" ? std::string("sampled") : reg.role},
+                       // count mode: visits only; its time is its caller's (excl 0)
+                       {"counted", hcc::profile::is_counted(reg)}});
   }
   head["regions"] = std::move(regions);
   std::string text = json_text(head);
