@@ -200,5 +200,44 @@ TEST(CountModeOpenMP, CountsPerThreadInsideAParallelRegion) {
   }
 }
 
+// HCC_SAMPLING: samples inside a counted function (here in helper, which the
+// filter excludes, so only sampling sees it) keep their call path below the
+// counted node, as any sample keeps it below the innermost instrumented
+// frame; the time stays the caller's (the counted node's own time is 0, so
+// its sampled path's share of it is 0 too).
+TEST(CountModeSampling, SamplesBelowACountedFunctionKeepTheirCallPath) {
+  const std::string dir = scratch_dir("count-sampled");
+  const std::string src = shell_quote(programs_dir() + "/count_mode_sampled.c");
+  ASSERT_EQ(run("printf 'SCOREP_REGION_NAMES_BEGIN\\n EXCLUDE helper\\n COUNT spin\\nSCOREP_REGION_NAMES_END\\n' > " +
+                shell_quote(dir + "/s.filt"))
+                .status,
+            0);
+  RunResult b = run("cd " + shell_quote(dir) + " && " + shell_quote(hcc_bin()) +
+                    " --hcc-compiler=gcc --hcc-functions=all --hcc-filter=s.filt -O2 " + src + " -o app");
+  ASSERT_EQ(b.status, 0) << b.err;
+  ASSERT_EQ(run("gcc -O2 " + src + " -o " + shell_quote(dir + "/plain")).status, 0);
+  RunResult plain = run(shell_quote(dir + "/plain"));
+  RunResult app = run("cd " + shell_quote(dir) + " && HCC_SAMPLING=1000 HCC_VERBOSE=0 HCC_OUTPUT_DIR=prof ./app");
+  ASSERT_EQ(app.status, 0) << app.err;
+  EXPECT_EQ(app.out, plain.out);
+  const Profile p = Profile::load(dir + "/prof");
+  EXPECT_EQ(p.visits("main/spin"), 4);
+  const int spin = callpath_of(p, "main/spin"), main_c = callpath_of(p, "main");
+  ASSERT_GE(spin, 0);
+  EXPECT_TRUE(region_counted(p, spin));
+  EXPECT_EQ(p.value(spin, "time", "excl", 0), 0.0);
+  EXPECT_EQ(p.value(spin, "time", "incl", 0), 0.0);
+  // The program's time is main's own: spin's ran in it.
+  EXPECT_EQ(p.value(main_c, "time", "incl", 0), p.value(main_c, "time", "excl", 0));
+  EXPECT_GT(p.value(main_c, "time", "incl", 0), 0.0);
+  // About 0.2 s of CPU in helper at 1000 Hz: samples, below the counted node.
+  const int helper = callpath_of(p, "main/spin/helper");
+  ASSERT_GE(helper, 0) << "the sampled frame below the counted one";
+  const double in_helper = p.value(helper, "samples", "excl", 0);
+  EXPECT_GT(in_helper, 0.0);
+  EXPECT_GE(p.value(spin, "samples", "incl", 0), in_helper);
+  EXPECT_EQ(p.value(helper, "time", "incl", 0), 0.0);
+}
+
 }  // namespace
 }  // namespace hcc::e2e
