@@ -41,7 +41,7 @@ Built build_and_run(const Toolchain &tc, const std::string &tag, const std::stri
 
 bool region_counted(const Profile &p, int callpath) {
   const int r = p.json()["callpaths"][callpath]["region"].get<int>();
-  return p.json()["regions"][r]["counted"].get<bool>();
+  return p.json()["regions"][r].value("counted", false);  // present on counted regions only
 }
 
 int callpath_of(const Profile &p, const std::string &path) {
