@@ -496,7 +496,8 @@ std::string summary_text(const Profile &p) {
     std::string counted;
     std::size_t n = 0;
     for (const auto &r : p.regions)
-      if (is_counted(r)) counted += (n++ == 0 ? "" : ", ") + r.name;
+      if (is_counted(r) && n++ < 10) counted += (n == 1 ? "" : ", ") + r.name;
+    if (n > 10) counted += fmt::format(" and {} more", n - 10);
     if (n > 0)
       out += fmt::format("Counted:    {} (visits only, no clock read: their time is their caller's; "
                          "'counted' in the exclusive columns)\n",
