@@ -44,7 +44,8 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 echo "load at start: $(load)"
 wait_quiet
-floor_ns=$("$bench" --benchmark_filter='BM_Rdtsc2$' --benchmark_repetitions="$rounds" \
+floor_ns=$(HCC_OUTPUT_DIR="$work/prof-floor" "$bench" --benchmark_filter='BM_Rdtsc2$' \
+  --benchmark_repetitions=$((rounds < 3 ? 3 : rounds)) \
   --benchmark_report_aggregates_only=true --benchmark_format=csv 2>/dev/null |
   awk -F, '/_median"?,/ { print $4 }')
 echo "two rdtsc (BM_Rdtsc2, median CPU time): ${floor_ns} ns"
