@@ -43,6 +43,16 @@ struct Region {
   std::string descr;
 };
 
+// Count mode (runtime/core/README.md, "Count mode"): a region whose visits
+// are counted exactly on their call path but which reads no clock. Its own
+// (exclusive) time is 0 and its inclusive time is its children's; its
+// running time is its caller's exclusive time. Marked by this exact
+// <descr> text, a standard CUBE element that CubeLib shows and every merge
+// (threads, ranks, hcc-report diff) carries with the region.
+inline constexpr const char *kCountedRegionDescr =
+    "hcc count mode: visits counted exactly, no clock read; its time is its caller's";
+inline bool is_counted(const Region &r) { return r.descr == kCountedRegionDescr; }
+
 struct CallNode {
   int region = -1;
   int parent = -1;  // -1 for a root; a parent's id is always smaller than its child's

@@ -465,12 +465,15 @@ struct RuleSet {
   virtual bool excludes(const Subject &s) const = 0;
   // An include rule (not a file rule, not the default) decides for `s`.
   virtual bool names(const Subject &s) const = 0;
+  // A COUNT rule decides for `s` (count mode: visits without a clock).
+  virtual bool counts(const Subject &s) const = 0;
 };
 
 // TAU and the plain options: exclusion wins; a non-empty include list admits
 // only what it matches. Files are decided the same way, before routines.
 struct ListRules : RuleSet {
   std::vector<Pattern> excl, incl, file_excl, file_incl;
+  std::vector<Pattern> count;  // --hcc-functions=count:… (admits nothing by itself)
   bool has_incl = false, has_file_incl = false;  // an empty BEGIN_INCLUDE_LIST still restricts
   bool excludes_file(std::string_view file) const override {
     if (has_file_incl && !any_file_match(file_incl, file)) return true;
@@ -481,7 +484,8 @@ struct ListRules : RuleSet {
     if (any_match(excl, s)) return true;
     return has_incl && !any_match(incl, s);
   }
-  bool names(const Subject &s) const override { return any_match(incl, s); }
+  bool names(const Subject &s) const override { return any_match(incl, s) || any_match(count, s); }
+  bool counts(const Subject &s) const override { return any_match(count, s); }
 };
 
 // Score-P and hcc's own format: everything starts included, rules apply in
@@ -491,6 +495,7 @@ struct OrderedRules : RuleSet {
   struct Rule {
     bool include;
     std::vector<Pattern> patterns;
+    bool count = false;  // COUNT / count: included, and counted (include is true)
   };
   std::vector<Rule> file_rules, name_rules;
   bool excludes_file(std::string_view file) const override {
@@ -511,6 +516,12 @@ struct OrderedRules : RuleSet {
     for (const Rule &r : name_rules)
       if (any_match(r.patterns, s)) named = r.include;
     return named;
+  }
+  bool counts(const Subject &s) const override {
+    bool counted = false;
+    for (const Rule &r : name_rules)
+      if (any_match(r.patterns, s)) counted = r.count;
+    return counted;
   }
 };
 
@@ -698,8 +709,11 @@ void parse_scorep(const std::vector<std::string> &lines, OrderedRules &rules) {
                                  (block == Regions ? "SCOREP_REGION_NAMES_END" : "SCOREP_FILE_NAMES_END") +
                                  "?)"};
       auto &list = block == Regions ? rules.name_rules : rules.file_rules;
-      if (w == "INCLUDE" || w == "EXCLUDE") {
-        list.push_back({w == "INCLUDE", {}});
+      if (w == "COUNT" && block == Files)
+        throw ParseError{ln, "'COUNT' in a file-name block: COUNT names regions (functions), "
+                             "put it between SCOREP_REGION_NAMES_BEGIN and SCOREP_REGION_NAMES_END"};
+      if (w == "INCLUDE" || w == "EXCLUDE" || w == "COUNT") {
+        list.push_back({w != "EXCLUDE", {}, w == "COUNT"});
         rule = &list.back();
         mangled = false;  // MANGLED lasts for the rest of its rule only
         continue;
@@ -725,6 +739,7 @@ void parse_scorep(const std::vector<std::string> &lines, OrderedRules &rules) {
 //   # comment
 //   exclude PATTERN        include PATTERN
 //   exclude file PATTERN   include file PATTERN
+//   count PATTERN          (count mode: included, visits without a clock)
 void parse_hcc(const std::vector<std::string> &lines, OrderedRules &rules) {
   for (size_t i = 0; i < lines.size(); ++i) {
     int ln = int(i) + 1;
@@ -732,7 +747,7 @@ void parse_hcc(const std::vector<std::string> &lines, OrderedRules &rules) {
     if (l.empty() || l[0] == '#') continue;
     size_t sp = l.find_first_of(" \t");
     std::string kw = l.substr(0, sp);
-    if (kw != "include" && kw != "exclude")
+    if (kw != "include" && kw != "exclude" && kw != "count")
       throw ParseError{ln, "unknown keyword '" + kw + "' (expected include or exclude)"};
     std::string rest = sp == std::string::npos ? "" : trim(l.substr(sp));
     bool file = false;
@@ -741,7 +756,9 @@ void parse_hcc(const std::vector<std::string> &lines, OrderedRules &rules) {
       rest = trim(rest.substr(4));
     }
     if (rest.empty()) throw ParseError{ln, "'" + kw + "' without a pattern"};
-    if (file) rules.file_rules.push_back({kw == "include", {make_file_pattern(rest, Wildcards::Shell)}});
+    if (file && kw == "count") throw ParseError{ln, "'count file' is not a rule: count names functions, not files"};
+    if (kw == "count") rules.name_rules.push_back({true, {make_name_pattern(rest, Wildcards::Shell, false)}, true});
+    else if (file) rules.file_rules.push_back({kw == "include", {make_file_pattern(rest, Wildcards::Shell)}});
     else rules.name_rules.push_back({kw == "include", {make_name_pattern(rest, Wildcards::Shell, false)}});
   }
 }
@@ -827,14 +844,14 @@ bool Filter::add_text(std::string_view text, const std::string &path, std::strin
       auto set = std::make_unique<OrderedRules>();
       parse_scorep(lines, *set);
       impl_->sets.push_back(std::move(set));
-    } else if (l.rfind("include", 0) == 0 || l.rfind("exclude", 0) == 0) {
+    } else if (l.rfind("include", 0) == 0 || l.rfind("exclude", 0) == 0 || l.rfind("count", 0) == 0) {
       auto set = std::make_unique<OrderedRules>();
       parse_hcc(lines, *set);
       impl_->sets.push_back(std::move(set));
     } else {
       throw ParseError{first + 1, "not a filter file: expected BEGIN_EXCLUDE_LIST/BEGIN_INCLUDE_LIST/"
                                   "BEGIN_FILE_… (TAU), SCOREP_REGION_NAMES_BEGIN/SCOREP_FILE_NAMES_BEGIN "
-                                  "(Score-P) or include/exclude lines (hcc), found '" + l + "'"};
+                                  "(Score-P) or include/exclude/count lines (hcc), found '" + l + "'"};
     }
   } catch (const ParseError &e) {
     error = path + ":" + std::to_string(e.line) + ": " + e.message;
@@ -884,6 +901,13 @@ bool Filter::add_exclude(const std::string &pattern, std::string &error) {
   return true;
 }
 
+bool Filter::add_count(const std::string &pattern, std::string &error) {
+  std::string p;
+  if (!plain_pattern(pattern, "count", p, error)) return false;
+  impl_->plain_set().count.push_back(make_name_pattern(p, Wildcards::Shell, false));
+  return true;
+}
+
 bool Filter::empty() const { return impl_->sets.empty() && impl_->loops.empty(); }
 
 bool Filter::excludes(const Region &r) const {
@@ -899,6 +923,14 @@ bool Filter::includes_by_name(const Region &r) const {
   Subject s(r);
   for (const auto &set : impl_->sets)
     if (set->names(s)) return true;
+  return false;
+}
+
+bool Filter::counts(const Region &r) const {
+  if (impl_->sets.empty() || excludes(r)) return false;
+  Subject s(r);
+  for (const auto &set : impl_->sets)
+    if (set->counts(s)) return true;
   return false;
 }
 

@@ -80,6 +80,10 @@ class Filter {
   // given, only what an include matches stays. `error` for an empty pattern.
   bool add_include(const std::string &pattern, std::string &error);
   bool add_exclude(const std::string &pattern, std::string &error);
+  // A plain count pattern (--hcc-functions=count:PATTERN,…): the functions
+  // it matches are counted, not timed (counts()); it admits nothing by
+  // itself (an include list or an exclude still decides what stays).
+  bool add_count(const std::string &pattern, std::string &error);
 
   bool empty() const;
   // True when the region must not be instrumented / recorded. Every rule set
@@ -92,6 +96,12 @@ class Filter {
   // --functions=auto: a function the user names is instrumented whatever
   // its size.
   bool includes_by_name(const Region &r) const;
+  // Count mode: true when the region is not excluded and a COUNT rule
+  // decides for it — a Score-P `COUNT` or hcc `count` line that is the last
+  // rule matching it, or an add_count pattern. Such a function keeps its
+  // place in the call path and its exact visits, but reads no clock: its
+  // time is its caller's (runtime/core/README.md, "Count mode").
+  bool counts(const Region &r) const;
   // True when the whole file is excluded (no function of it stays).
   bool excludes_file(std::string_view file) const;
   // TAU BEGIN_INSTRUMENT_SECTION `loops` requests whose file and routine match.

@@ -77,6 +77,17 @@ typedef struct hcc_region_desc {
 void hcc_enter(hcc_region_desc *region) HCC_BIND_(hcc_enter);
 void hcc_exit(hcc_region_desc *region) HCC_BIND_(hcc_exit);
 
+/* Count mode: enter/exit one region whose visits are counted on its call
+ * path exactly but which reads no clock. Its frame keeps its place in the
+ * call path (children hang below it); its time is its caller's (exclusive
+ * time 0, inclusive time = its timed children's). The instrumentor calls
+ * these for functions a filter names with COUNT or --hcc-functions=count:
+ * (runtime/core/README.md, "Count mode"). Additive: objects that do not
+ * call them are unchanged; one that does needs a runtime that has them
+ * (bind.h names a missing entry point at its first call). */
+void hcc_count_enter(hcc_region_desc *region) HCC_BIND_(hcc_count_enter);
+void hcc_count_exit(hcc_region_desc *region) HCC_BIND_(hcc_count_exit);
+
 /* Called by instrumented code just before setjmp/sigsetjmp so a later
  * longjmp to `env` can unwind the shadow stack to the right depth. */
 void hcc_setjmp_mark(const void *env) HCC_BIND_(hcc_setjmp_mark);

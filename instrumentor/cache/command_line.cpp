@@ -11,7 +11,7 @@ namespace hcc::rewriter {
 
 const char kUsageText[] =
     "usage: hcc-instrument [--verbose] [--main-file-name=NAME] [--filter=FILE]... "
-    "[--include=PATTERN]... [--exclude=PATTERN]... [--openmp=on|off] [--functions=auto|all|none] [--min-size=N] "
+    "[--include=PATTERN]... [--exclude=PATTERN]... [--count=PATTERN]... [--openmp=on|off] [--functions=auto|all|none] [--min-size=N] "
     "[--shadow-dir=ROOT] -o OUT SOURCE -- <compiler arguments>\n";
 
 bool parseCommandLine(const std::vector<std::string> &args, CommandLine &cl, std::string &error) {
@@ -53,6 +53,8 @@ bool parseCommandLine(const std::vector<std::string> &args, CommandLine &cl, std
       cl.includes.push_back(a.substr(sizeof("--include=") - 1));
     } else if (a.rfind("--exclude=", 0) == 0) {
       cl.excludes.push_back(a.substr(sizeof("--exclude=") - 1));
+    } else if (a.rfind("--count=", 0) == 0) {
+      cl.counts.push_back(a.substr(sizeof("--count=") - 1));
     } else if (a == "-o") {
       if (++i == argc) {
         error = "-o needs a file name";
@@ -109,6 +111,7 @@ bool cacheKeyParts(const CommandLine &cl, const std::string &self, std::vector<s
   }
   for (const std::string &p : cl.includes) parts.push_back("+" + p);
   for (const std::string &p : cl.excludes) parts.push_back("-" + p);
+  for (const std::string &p : cl.counts) parts.push_back("#" + p);
   return true;
 }
 
@@ -127,6 +130,11 @@ int loadFilter(const CommandLine &cl, hcc::filter::Filter &filter, std::string &
   for (const std::string &p : cl.excludes)
     if (!filter.add_exclude(p, error)) {
       message = "hcc: error: --hcc-exclude: " + error;
+      return kBadFilter;
+    }
+  for (const std::string &p : cl.counts)
+    if (!filter.add_count(p, error)) {
+      message = "hcc: error: --hcc-functions=count: " + error;
       return kBadFilter;
     }
   return 0;

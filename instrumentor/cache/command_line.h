@@ -39,6 +39,7 @@ struct CommandLine {
   std::vector<std::string> compile_args;
   // Selective instrumentation, in command-line order.
   std::vector<std::string> filter_files, includes, excludes;
+  std::vector<std::string> counts;  // --count=PATTERN (--hcc-functions=count:): count mode
 };
 
 // Whether OpenMP directives are rewritten; whether the project's headers are

@@ -263,9 +263,12 @@ int instrumented_compile(const std::vector<std::string> &compiler,
       if (kind == "openmp" || kind == "functions") continue;  // not filters
       bool ok = kind == "filter"    ? filter.add_file(value, error)
                 : kind == "include" ? filter.add_include(value, error)
+                : kind == "count"   ? filter.add_count(value, error)
                                     : filter.add_exclude(value, error);
       if (!ok) {
-        print_error(kind == "filter" ? error : "--hcc-" + kind + "=" + value + ": " + error);
+        print_error(kind == "filter" ? error
+                    : kind == "count" ? "--hcc-functions=count:" + value + ": " + error
+                                      : "--hcc-" + kind + "=" + value + ": " + error);
         return 1;
       }
     }

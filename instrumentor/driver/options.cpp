@@ -6,6 +6,26 @@ namespace hcc::driver {
 
 bool is_hcc_option(std::string_view arg) { return arg.rfind("--hcc-", 0) == 0; }
 
+std::vector<std::string> split_patterns(std::string_view list) {
+  // Commas inside <>, () or [] belong to the name ("f<int, char>",
+  // "g(int, double)"); the others separate patterns.
+  std::vector<std::string> out;
+  std::string cur;
+  int nesting = 0;
+  for (char c : list) {
+    if (c == '<' || c == '(' || c == '[') ++nesting;
+    if ((c == '>' || c == ')' || c == ']') && nesting > 0) --nesting;
+    if (c == ',' && nesting == 0) {
+      out.push_back(std::move(cur));
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  out.push_back(std::move(cur));
+  return out;
+}
+
 std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
                                             HccOptions &opts) {
   std::optional<std::string> error;
@@ -54,8 +74,22 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
       // to be worth an enter/exit), all, or none (OpenMP, MPI and user
       // regions only); the filters apply on top.
       opts.instrument_args.push_back("--" + std::string(a.substr(6)));
+    } else if (a.rfind("--hcc-functions=count:", 0) == 0) {
+      // Count mode: these functions are counted, not timed (visits on
+      // their call path, no clock). Independent of auto|all|none, which
+      // may be given too; a function named here counts as named by an
+      // include (auto keeps it whatever its size).
+      bool any = false;
+      for (std::string &p : split_patterns(a.substr(22))) {
+        size_t b = p.find_first_not_of(" \t"), e = p.find_last_not_of(" \t");
+        if (b == std::string::npos) continue;
+        opts.instrument_args.push_back("--count=" + p.substr(b, e - b + 1));
+        any = true;
+      }
+      if (!any && !error)
+        error = "option '" + arg + "' names no function: --hcc-functions=count:NAME[,NAME...] (shell wildcards * ?)";
     } else if (a.rfind("--hcc-functions", 0) == 0) {
-      if (!error) error = "option '" + arg + "' takes auto, all or none: --hcc-functions=auto|all|none";
+      if (!error) error = "option '" + arg + "' takes auto, all, none or count:NAME[,NAME...]: --hcc-functions=auto|all|none|count:NAMES";
     } else if (a.rfind("--hcc-min-size=", 0) == 0 && a.size() > 15 &&
                a.find_first_not_of("0123456789", 15) == std::string_view::npos && a.size() <= 22) {
       // --hcc-functions=auto's minimum size (statements + operations).
@@ -72,7 +106,7 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
     } else if (!error) {
       error = "unknown option '" + arg +
               "' (known: --hcc-compiler=CMD, --hcc-filter=FILE, --hcc-include=PATTERN, "
-              "--hcc-exclude=PATTERN, --hcc-openmp=on|off, --hcc-headers=on|off, --hcc-functions=auto|all|none, --hcc-min-size=N, "
+              "--hcc-exclude=PATTERN, --hcc-openmp=on|off, --hcc-headers=on|off, --hcc-functions=auto|all|none|count:NAMES, --hcc-min-size=N, "
               "--hcc-off, --hcc-keep, --hcc-verbose, "
               "--hcc-version, --hcc-show-config)";
     }

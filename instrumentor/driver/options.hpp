@@ -22,7 +22,8 @@ struct HccOptions {
   // Selective instrumentation, passed on to hcc-instrument in order:
   // --hcc-filter=FILE -> --filter=FILE, --hcc-include=P -> --include=P,
   // --hcc-exclude=P -> --exclude=P; also --hcc-openmp=X -> --openmp=X and
-  // --hcc-functions=auto|all|none -> --functions=…, --hcc-min-size=N -> --min-size=N.
+  // --hcc-functions=auto|all|none -> --functions=…, --hcc-min-size=N -> --min-size=N,
+  // --hcc-functions=count:A,B -> --count=A --count=B (count mode).
   std::vector<std::string> instrument_args;
 };
 
@@ -33,6 +34,9 @@ bool is_hcc_option(std::string_view arg);
 // Returns an error message naming the first unknown or malformed option.
 std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
                                             HccOptions &opts);
+
+// Splits --hcc-functions=count:'s list on commas outside <>, () and [].
+std::vector<std::string> split_patterns(std::string_view list);
 
 // Splits a command such as "ccache gcc -m64" on blanks. No quoting: the
 // documented form of HCC_COMPILER/--hcc-compiler is a plain word list.

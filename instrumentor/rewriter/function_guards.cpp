@@ -28,6 +28,7 @@ struct Guard {
   std::string mangled;   // raw, quoted when written
   unsigned begin_line;
   unsigned end_line;
+  bool counted = false;  // count mode: HCC_COUNT_GUARD_ (no clock, visits only)
 };
 
 // The block whose `{` receives the guard: the body itself, or for a
@@ -148,7 +149,7 @@ class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
   // Records a guard after `block`'s `{`, or says why not when the braces are
   // not plain text of the main file.
   void addGuard(const CompoundStmt *block, SourceLocation begin, SourceLocation end,
-                std::string name, std::string mangled, const std::string &what);
+                std::string name, std::string mangled, const std::string &what, bool counted);
 
   // --functions=auto|all|none: false (and says why) when `fd` gets no guard.
   // `named`: an include rule of the filter names it (wins over auto).
@@ -239,7 +240,7 @@ bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
   const CompoundStmt *block = guardedBlock(fd->getBody());
   if (!block) return true;
 
-  bool named = false;
+  bool named = false, counted = false;
   if (ctx_.filter) {
     // The name the runtime will see, in a form the matcher reads: inside a
     // template the pattern's own name (template parameters, not arguments).
@@ -256,6 +257,7 @@ bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
     }
     if (ctx_.filter->wants_loops(region)) addLoops(block);
     named = ctx_.functions == FunctionPolicy::Auto && ctx_.filter->includes_by_name(region);
+    counted = ctx_.filter->counts(region);
   }
   if (!policyKeeps(fd, fd->getLocation(), shortName(fd), named)) return true;
 
@@ -266,7 +268,7 @@ bool GuardFinder::VisitFunctionDecl(FunctionDecl *fd) {
       tmpl && tmpl->getBeginLoc().isValid())
     begin = tmpl->getBeginLoc();
   addGuard(block, begin, fd->getEndLoc(), functionNameExpr(fd, policy_),
-           linkerName(fd, *mangler_), shortName(fd));
+           linkerName(fd, *mangler_), shortName(fd), counted);
   return true;
 }
 
@@ -344,8 +346,9 @@ bool GuardFinder::VisitLambdaExpr(LambdaExpr *lambda) {
   bool named = ctx_.functions == FunctionPolicy::Auto && ctx_.filter &&
                ctx_.filter->includes_by_name(filter::Region{name, "", ctx_.file_name, false});
   if (!policyKeeps(op, lambda->getBeginLoc(), name, named)) return true;
+  const bool counted = ctx_.filter && ctx_.filter->counts(filter::Region{name, "", ctx_.file_name, false});
   addGuard(block, lambda->getBeginLoc(), lambda->getEndLoc(), quoteCString(name), "",
-           name);
+           name, counted);
   return true;
 }
 
@@ -371,7 +374,7 @@ bool GuardFinder::policyKeeps(const FunctionDecl *fd, SourceLocation loc, const 
 
 void GuardFinder::addGuard(const CompoundStmt *block, SourceLocation begin,
                            SourceLocation end, std::string name, std::string mangled,
-                           const std::string &what) {
+                           const std::string &what, bool counted) {
   SourceLocation lbrace = block->getLBracLoc();
   SourceLocation rbrace = block->getRBracLoc();
   if (lbrace.isMacroID() || rbrace.isMacroID()) {
@@ -386,7 +389,7 @@ void GuardFinder::addGuard(const CompoundStmt *block, SourceLocation begin,
 
   unsigned offset = ctx_.sm.getFileOffset(lbrace) + 1;  // just after `{`
   guards_.emplace(offset, Guard{std::move(name), std::move(mangled), ctx_.line(begin),
-                                ctx_.line(end)});
+                                ctx_.line(end), counted});
 }
 
 }  // namespace
@@ -403,8 +406,8 @@ unsigned addFunctionGuards(RewriteContext &ctx) {
                                  ", " + quoteCString(g.mangled) + ", " + file + ", " +
                                  std::to_string(g.begin_line) + ", " +
                                  std::to_string(g.end_line) + ", 0, 0}; " +
-                                 "HCC_FUNCTION_GUARD_(__hcc_g" + id + ", &__hcc_rd" + id +
-                                 ");");
+                                 (g.counted ? "HCC_COUNT_GUARD_(__hcc_g" : "HCC_FUNCTION_GUARD_(__hcc_g") +
+                                 id + ", &__hcc_rd" + id + ");");
   }
   // Loops: `{ static desc; guard;` before the loop, `}` after it, both on the
   // loop's own lines. Named like TAU's loop timers.

@@ -6,6 +6,9 @@
 //       "app.cpp", 3, 7, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g0, &__hcc_rd0); ...
 //
 // and explains (RewriteContext::messages) every function it leaves alone.
+// A function the filter counts (Filter::counts: a COUNT rule, or
+// --hcc-functions=count:) gets HCC_COUNT_GUARD_ instead: the same guard
+// calling hcc_count_enter/hcc_count_exit (visits only, no clock).
 #ifndef HCC_REWRITER_FUNCTION_GUARDS_H
 #define HCC_REWRITER_FUNCTION_GUARDS_H
 

@@ -68,13 +68,17 @@ void write_profile_json(std::ostream &os, const Profile &p, int location) {
   json regions = json::array();
   for (std::size_t r = 0; r < p.regions.size(); ++r) {
     const auto &reg = p.regions[r];
-    regions.push_back({{"id", r},
-                       {"name", reg.name},
-                       {"file", reg.file},
-                       {"line", reg.begin_line},
-                       {"end_line", reg.end_line},
-                       // "sampled": found by HCC_SAMPLING's unwinding, not instrumented
-                       {"kind", reg.paradigm == "sampling" ? std::string("sampled") : reg.role}});
+    json region = {{"id", r},
+                   {"name", reg.name},
+                   {"file", reg.file},
+                   {"line", reg.begin_line},
+                   {"end_line", reg.end_line},
+                   // "sampled": found by HCC_SAMPLING's unwinding, not instrumented
+                   {"kind", reg.paradigm == "sampling" ? std::string("sampled") : reg.role}};
+    // Count mode: visits only, its time is its caller's (excl 0). Only on
+    // counted regions, so the other regions read as before.
+    if (hcc::profile::is_counted(reg)) region["counted"] = true;
+    regions.push_back(std::move(region));
   }
   head["regions"] = std::move(regions);
   std::string text = json_text(head);

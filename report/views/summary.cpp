@@ -136,6 +136,13 @@ std::string path_name(const Profile &p, int c) {
   return out;
 }
 
+// Count mode (cube/profile.hpp): a counted region has no time of its own,
+// so its exclusive cell says so instead of showing 0.
+constexpr const char *kCountedCell = "counted";
+bool counted_path(const Profile &p, std::size_t c) {
+  return is_counted(p.regions[static_cast<std::size_t>(p.cnodes[c].region)]);
+}
+
 std::string flat_text(const View &v) {
   const Profile &p = v.p;
   const std::size_t nr = p.regions.size(), nc = p.cnodes.size();
@@ -197,9 +204,10 @@ std::string flat_text(const View &v) {
   t.header.push_back("Name");
   for (std::size_t r : order) {
     const Row &row = rows[r];
+    const bool counted = is_counted(p.regions[r]);
     std::vector<std::string> cells = {
         fmt::format("{:.1f}", total > 0 ? 100.0 * row.incl / total : 0.0),
-        fmt::format("{:.3f}", row.excl * 1e3),
+        counted ? std::string(kCountedCell) : fmt::format("{:.3f}", row.excl * 1e3),
         fmt::format("{:.3f}", row.incl * 1e3),
         fmt::format("{:.0f}", row.calls),
         fmt::format("{:.0f}", row.subrs),
@@ -230,8 +238,9 @@ std::string hot_paths_text(const View &v, std::size_t top) {
   t.header = {"Exclusive msec", "%Time", "Visits", "Call path"};
   for (int c : order) {
     const std::size_t cc = static_cast<std::size_t>(c);
-    t.rows.push_back({fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
-                      fmt::format("{:.1f}", total > 0 ? 100.0 * v.excl_sec(cc) / total : 0.0),
+    const bool counted = counted_path(p, cc);
+    t.rows.push_back({counted ? std::string(kCountedCell) : fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
+                      counted ? std::string("-") : fmt::format("{:.1f}", total > 0 ? 100.0 * v.excl_sec(cc) / total : 0.0),
                       fmt::format("{:.0f}", v.visits_of(cc)), path_name(p, c)});
   }
   return fmt::format("HOTTEST CALL PATHS (top {} by exclusive time, {})\n", top, v.scope()) + t.render();
@@ -289,7 +298,8 @@ std::string tree_text(const View &v, std::size_t max_paths = 0) {
         ++depth;
         if (!shown[cc]) return;
         std::vector<std::string> cells = {fmt::format("{:.3f}", v.incl_sec(cc) * 1e3),
-                                          fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
+                                          counted_path(p, cc) ? std::string(kCountedCell)
+                                                              : fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
                                           fmt::format("{:.0f}", v.visits_of(cc))};
         for (int m : v.extra) {
           const std::size_t mm = static_cast<std::size_t>(m);
@@ -480,6 +490,18 @@ std::string summary_text(const Profile &p) {
       out += fmt::format("Recursion:  folded (a recursive call is counted on the call path it recurses into); "
                          "deepest: {} frames of {}\n",
                          deepest, p.regions[static_cast<std::size_t>(p.cnodes[where].region)].name);
+  }
+  // Count mode: which regions have visits but no time of their own.
+  {
+    std::string counted;
+    std::size_t n = 0;
+    for (const auto &r : p.regions)
+      if (is_counted(r) && n++ < 10) counted += (n == 1 ? "" : ", ") + r.name;
+    if (n > 10) counted += fmt::format(" and {} more", n - 10);
+    if (n > 0)
+      out += fmt::format("Counted:    {} (visits only, no clock read: their time is their caller's; "
+                         "'counted' in the exclusive columns)\n",
+                         counted);
   }
   // Selective measurement (runtime/core/selection.cpp): what was left out,
   // so nobody reads a filtered profile as the whole program.

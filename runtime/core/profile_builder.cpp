@@ -142,6 +142,23 @@ std::vector<uint64_t> with_folded_shares(const ThreadNodes &t, std::vector<uint6
 
 const Node *proxy_of(const Node *n) { return __atomic_load_n(&n->link, __ATOMIC_ACQUIRE); }
 
+// Count mode (count_hooks.cpp): a counted node's inclusive time is the sum
+// of its children's, so its exclusive time is 0 and the time it ran stays
+// in its caller's exclusive time (the caller's inclusive time, measured by
+// the caller's own frames, already holds it). Whatever the node's `incl`
+// accumulated (its frames on the general paths read the clock; its fast
+// path never does) is replaced. Children come after their parent in
+// creation order, so one backward pass finishes every child first.
+void count_inclusive(ThreadNodes &t, const std::vector<bool> &counted_region) {
+  const size_t n = t.nodes.size();
+  std::vector<uint64_t> children(n, 0);
+  for (size_t i = n; i-- > 0;) {
+    const uint32_t r = t.nodes[i]->region - 1;
+    if (r < counted_region.size() && counted_region[r]) t.incl[i] = children[i];
+    if (t.parent[i] >= 0) children[size_t(t.parent[i])] += t.incl[i];
+  }
+}
+
 ThreadNodes collect(ThreadState *ts, uint64_t now) {
   ThreadNodes t;
   // kForward entries are fold links, not call paths.
@@ -260,6 +277,9 @@ Profile build_local_profile(BuildFor what) {
   const double seconds_per_tick = clock_seconds_per_tick();
   const std::vector<ThreadState *> threads = threads_snapshot();
   const std::vector<RegionInfo> regions = regions_snapshot();
+  std::vector<bool> counted_region(regions.size(), false);
+  bool any_counted = false;
+  for (size_t r = 0; r < regions.size(); ++r) any_counted |= counted_region[r] = regions[r].counted;
   const std::vector<ExtraMetric> extras = extra_metrics_snapshot();
   const RunInfo &run = run_info();
 
@@ -294,6 +314,7 @@ Profile build_local_profile(BuildFor what) {
     out.end_line = r.end_line;
     out.paradigm = region_paradigm(r.kind);
     out.role = region_role(r.kind);
+    if (r.counted) out.descr = profile::kCountedRegionDescr;
     p.regions.push_back(std::move(out));
   }
 
@@ -305,6 +326,9 @@ Profile build_local_profile(BuildFor what) {
   uint64_t dropped = 0;
   for (ThreadState *ts : threads) {
     ThreadNodes t = collect(ts, now);
+    // Before the service's paths: sampling shares an anchor's exclusive
+    // time, which for a counted node is 0 (its samples keep their call path).
+    if (any_counted) count_inclusive(t, counted_region);
     add_service_paths(ts, t, now);
     dropped += ts->dropped;
     std::unordered_map<const Node *, int> global_of;

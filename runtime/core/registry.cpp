@@ -83,7 +83,7 @@ std::string key_of(const RegionInfo &r) {
 
 }  // namespace
 
-uint32_t register_region(hcc_region_desc *d) {
+uint32_t register_region(hcc_region_desc *d, bool counted) {
   pthread_mutex_lock(&g_lock);
   uint32_t id = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
   if (id == 0) {  // not registered by another thread meanwhile
@@ -92,6 +92,8 @@ uint32_t register_region(hcc_region_desc *d) {
     auto it = by_key().find(key);
     if (it != by_key().end()) {
       id = it->second;
+      // A twin registered through hcc_count_enter makes the region counted.
+      if (counted && id - 1 < regions().size()) regions()[id - 1].counted = true;
     } else if (selection_excludes(info)) {
       // Filtered at run time: decided once; from now on the fast path
       // returns at its first compare (selection.hpp).
@@ -100,6 +102,7 @@ uint32_t register_region(hcc_region_desc *d) {
       return kExcludedId;
     } else {
       selection_set_flags(uint32_t(regions().size() + 1), info);
+      info.counted = counted || selection_counts(info);
       regions().push_back(std::move(info));
       id = uint32_t(regions().size());
       by_key().emplace(std::move(key), id);

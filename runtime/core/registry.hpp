@@ -22,11 +22,16 @@ struct RegionInfo {
   int begin_line = -1;
   int end_line = -1;
   int kind = HCC_KIND_FUNCTION;
+  // Count mode: visits only, its time is its caller's (count_hooks.cpp).
+  // Set when a descriptor of it registers through hcc_count_enter or a
+  // run-time filter's COUNT rule names it; never cleared.
+  bool counted = false;
 };
 
 // Slow path of hcc_enter: registers `d` once and returns the value now
-// stored in d->id (region index + 1, never 0).
-uint32_t register_region(hcc_region_desc *d) __attribute__((noinline, cold));
+// stored in d->id (region index + 1, never 0). `counted`: registered by
+// hcc_count_enter, so the region is counted (RegionInfo::counted).
+uint32_t register_region(hcc_region_desc *d, bool counted = false) __attribute__((noinline, cold));
 
 // For an exit through a descriptor that was never entered: the id of an
 // already registered region with the same identity (stored into d->id), or

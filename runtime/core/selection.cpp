@@ -222,6 +222,12 @@ bool selection_excludes(const RegionInfo &info) {
   return g_filter->excludes(filter::Region{info.name, info.mangled, info.file, false});
 }
 
+bool selection_counts(const RegionInfo &info) {
+  if (!g_filter) return false;
+  if (info.kind != HCC_KIND_FUNCTION && info.kind != HCC_KIND_USER && info.kind != HCC_KIND_LOOP) return false;
+  return g_filter->counts(filter::Region{info.name, info.mangled, info.file, false});
+}
+
 void selection_set_flags(uint32_t id, const RegionInfo &info) {
   if (!g_flags || id >= kMaxFlagged || (!g_select && !g_prune)) return;
   filter::Region r{info.name, info.mangled, info.file, false};

@@ -35,6 +35,8 @@ extern bool g_throttle;       // HCC_THROTTLE given
 
 // Registry side, called with the registry lock held.
 bool selection_excludes(const RegionInfo &info);
+// A run-time filter's COUNT rule names the region (count mode, registry.hpp).
+bool selection_counts(const RegionInfo &info);
 void selection_set_flags(uint32_t id, const RegionInfo &info);
 uint8_t region_flags(uint32_t id);
 

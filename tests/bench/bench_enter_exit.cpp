@@ -206,6 +206,41 @@ static void BM_PlainCall(benchmark::State &state) {
 }
 BENCHMARK(BM_PlainCall);
 
+// Count mode (runtime/core/count_hooks.cpp): the pair of a counted region,
+// which keeps its call path and exact visits but reads no clock. Against
+// BM_EnterExit (the timed pair) and BM_Rdtsc2 (the clock's floor); target
+// ≤ 5 ns. Instructions per pair, repeatable on a busy machine:
+//   valgrind --tool=callgrind --callgrind-out-file=cg.out bench_enter_exit \
+//     --benchmark_filter='BM_CountedEnterExit$|BM_EnterExit$' --benchmark_min_time=0.05
+//   callgrind_annotate --inclusive=yes cg.out | grep -E 'hcc_(count_)?(enter|exit)'
+// (Ir of each hook divided by its calls; the warm-up's slow paths included).
+REGION(counted_r, "bench_counted");
+static void BM_CountedEnterExit(benchmark::State &state) {
+  hcc_enter(&parent_r);
+  for (auto _ : state) {
+    hcc_count_enter(&counted_r);
+    hcc_count_exit(&counted_r);
+  }
+  hcc_exit(&parent_r);
+}
+BENCHMARK(BM_CountedEnterExit);
+// The same through the guard the instrumentor writes for a counted function
+// (HCC_COUNT_GUARD_, inject.h): against BM_RecordedGuardCall and BM_PlainCall.
+REGION(counted_fn_r, "bench_counted_fn");
+__attribute__((noinline)) static int guarded_counted(int x) {
+  HCC_COUNT_GUARD_(g, &counted_fn_r);
+  benchmark::DoNotOptimize(x);
+  return x + 1;
+}
+static void BM_CountedGuardCall(benchmark::State &state) {
+  hcc_enter(&parent_r);
+  int x = 0;
+  for (auto _ : state) x = guarded_counted(x);
+  benchmark::DoNotOptimize(x);
+  hcc_exit(&parent_r);
+}
+BENCHMARK(BM_CountedGuardCall);
+
 int main(int argc, char **argv) {
   std::string dir = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/hcc-bench_enter_exit";
   setenv("HCC_OUTPUT_DIR", dir.c_str(), /*overwrite=*/0);  // before the first event reads it

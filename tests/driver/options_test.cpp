@@ -51,6 +51,24 @@ TEST(HccOptions, HeadersSwitchAndFunctionPolicy) {
   }
 }
 
+// Count mode: --hcc-functions=count:A,B passes one --count= per name; commas
+// inside <>, () and [] belong to the name; it combines with auto|all|none.
+TEST(HccOptions, FunctionsCountNamesFunctionsToCount) {
+  Args a = {"--hcc-functions=all", "--hcc-functions=count:get*, f<int, char>,g(int, double)", "-c", "x.cpp"};
+  HccOptions o;
+  EXPECT_FALSE(take_hcc_options(a, o));
+  EXPECT_EQ(o.instrument_args,
+            (Args{"--functions=all", "--count=get*", "--count=f<int, char>", "--count=g(int, double)"}));
+  EXPECT_EQ(a, (Args{"-c", "x.cpp"}));
+  for (std::string bad : {"--hcc-functions=count:", "--hcc-functions=count: , "}) {
+    Args c = {bad};
+    HccOptions q;
+    auto err = take_hcc_options(c, q);
+    ASSERT_TRUE(err) << bad;
+    EXPECT_NE(err->find("names no function"), std::string::npos) << *err;
+  }
+}
+
 TEST(HccOptions, CompilerNeedsAValue) {
   for (std::string bad : {"--hcc-compiler", "--hcc-compiler=", "--hcc-compiler=  "}) {
     Args a = {bad};

@@ -443,3 +443,81 @@ TEST(FilterFile, PathsThatAreNotRegularFilesAreErrorsNamingTheFile) {
 }
 
 }  // namespace
+
+// Count mode: COUNT (Score-P) / count (hcc) / add_count (--hcc-functions=count:).
+namespace {
+bool counts(const Filter &f, const char *name, const char *file = "app.cpp") {
+  return f.counts(Region{name, "", file, false});
+}
+}  // namespace
+
+TEST(CountRules, ScorePCountLineCountsAndIncludes) {
+  Filter f = parse(
+      "SCOREP_REGION_NAMES_BEGIN\n"
+      "  EXCLUDE *\n"
+      "  COUNT get_* tiny\n"  // re-includes them, counted
+      "  EXCLUDE get_secret\n"  // the last match wins: excluded, not counted
+      "SCOREP_REGION_NAMES_END\n");
+  EXPECT_TRUE(counts(f, "get_x"));
+  EXPECT_FALSE(ex(f, "get_x"));
+  EXPECT_TRUE(counts(f, "tiny"));
+  EXPECT_FALSE(counts(f, "get_secret"));
+  EXPECT_TRUE(ex(f, "get_secret"));
+  EXPECT_FALSE(counts(f, "main"));
+  EXPECT_TRUE(ex(f, "main"));
+  // A count rule names the function: --hcc-functions=auto keeps it whatever its size.
+  EXPECT_TRUE(f.includes_by_name(Region{"get_x", "", "app.cpp", false}));
+}
+
+TEST(CountRules, LaterIncludeMakesItTimedAgain) {
+  Filter f = parse("SCOREP_REGION_NAMES_BEGIN\nCOUNT *\nINCLUDE main\nSCOREP_REGION_NAMES_END\n");
+  EXPECT_TRUE(counts(f, "helper"));
+  EXPECT_FALSE(counts(f, "main"));
+  EXPECT_FALSE(ex(f, "main"));
+}
+
+TEST(CountRules, CountContinuesOnLaterLinesAndTakesMangledNames) {
+  Filter f = parse("SCOREP_REGION_NAMES_BEGIN\nCOUNT a\n  b\nCOUNT MANGLED _Z1cv\nSCOREP_REGION_NAMES_END\n");
+  EXPECT_TRUE(counts(f, "a"));
+  EXPECT_TRUE(counts(f, "b"));
+  EXPECT_TRUE(f.counts(Region{"c()", "_Z1cv", "app.cpp", false}));
+}
+
+TEST(CountRules, FileExclusionWins) {
+  Filter f = parse(
+      "SCOREP_FILE_NAMES_BEGIN\nEXCLUDE */gen/*\nSCOREP_FILE_NAMES_END\n"
+      "SCOREP_REGION_NAMES_BEGIN\nCOUNT *\nSCOREP_REGION_NAMES_END\n");
+  EXPECT_TRUE(counts(f, "f", "src/app.c"));
+  EXPECT_FALSE(counts(f, "f", "src/gen/app.c"));
+}
+
+TEST(CountRules, HccFormatCountLines) {
+  Filter f = parse("count tiny_*\nexclude tiny_skip\n");
+  EXPECT_TRUE(counts(f, "tiny_a"));
+  EXPECT_FALSE(counts(f, "tiny_skip"));
+  EXPECT_TRUE(ex(f, "tiny_skip"));
+  EXPECT_FALSE(ex(f, "other"));  // count admits; it restricts nothing
+}
+
+TEST(CountRules, PlainCountPatterns) {
+  Filter f;
+  std::string error;
+  ASSERT_TRUE(f.add_count("vec::at*", error)) << error;
+  ASSERT_TRUE(f.add_exclude("vec::at_unchecked", error)) << error;
+  EXPECT_TRUE(counts(f, "vec::at(int)"));
+  EXPECT_FALSE(counts(f, "vec::at_unchecked"));
+  EXPECT_FALSE(ex(f, "main"));  // a count pattern admits nothing by itself, excludes nothing
+  EXPECT_FALSE(counts(f, "main"));
+  EXPECT_FALSE(f.add_count("  ", error));
+  EXPECT_EQ(error, "empty count pattern");
+}
+
+TEST(CountRules, BadCountLinesNameFileAndLine) {
+  EXPECT_EQ(parse_error("SCOREP_FILE_NAMES_BEGIN\n  COUNT *.c\nSCOREP_FILE_NAMES_END\n"),
+            "bad.filt:2: 'COUNT' in a file-name block: COUNT names regions (functions), put it between "
+            "SCOREP_REGION_NAMES_BEGIN and SCOREP_REGION_NAMES_END");
+  EXPECT_EQ(parse_error("SCOREP_REGION_NAMES_BEGIN\nCOUNT\nSCOREP_REGION_NAMES_END\nCOUNT x\n"),
+            "bad.filt:4: unknown keyword 'COUNT' outside a SCOREP_…_BEGIN/END block");
+  EXPECT_EQ(parse_error("count file *.c\n"), "bad.filt:1: 'count file' is not a rule: count names functions, not files");
+  EXPECT_EQ(parse_error("include main\ncount\n"), "bad.filt:2: 'count' without a pattern");
+}

@@ -28,6 +28,18 @@ int work(int n) {static hcc_region_desc __hcc_rd0 = {"work", "work", "t.c", 2, 2
   EXPECT_EQ(rewrite(in, "BEGIN_EXCLUDE_LIST\nint tiny(int)\nEND_EXCLUDE_LIST\n"), out);
 }
 
+// Count mode: a function a COUNT rule names gets the count guard (visits, no
+// clock); the others keep the timed guard.
+TEST(SelectiveRewrite, CountedFunctionGetsTheCountGuard) {
+  const char *in = R"cc(int tiny(int x) { return x + 1; }
+int work(int n) { return tiny(n); }
+)cc";
+  const char *out = R"cc(int tiny(int x) {static hcc_region_desc __hcc_rd0 = {"tiny", "tiny", "t.c", 1, 1, 0, 0}; HCC_COUNT_GUARD_(__hcc_g0, &__hcc_rd0); return x + 1; }
+int work(int n) {static hcc_region_desc __hcc_rd1 = {"work", "work", "t.c", 2, 2, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g1, &__hcc_rd1); return tiny(n); }
+)cc";
+  EXPECT_EQ(rewrite(in, "SCOREP_REGION_NAMES_BEGIN\nCOUNT tiny\nSCOREP_REGION_NAMES_END\n"), out);
+}
+
 // TAU's signature forms at compile time, where the instrumentor knows each
 // routine's return type and parameters: "int ear#" leaves the void
 // early_report alone; " C" and "(void)" are TAU's spelling of C routines.

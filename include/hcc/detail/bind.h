@@ -58,7 +58,8 @@
  * the order is the slots'. */
 #define HCC_BIND_CORE_LIST_(X)                                               \
   X(hcc_enter) X(hcc_exit) X(hcc_setjmp_mark)                                \
-  X(hcc_region_begin) X(hcc_region_end) X(hcc_pause) X(hcc_resume)
+  X(hcc_region_begin) X(hcc_region_end) X(hcc_pause) X(hcc_resume)          \
+  X(hcc_count_enter) X(hcc_count_exit)
 #define HCC_BIND_OPENMP_LIST_(X)                                             \
   X(POMP2_Parallel_fork) X(POMP2_Parallel_begin) X(hcc_pomp_parallel_begin)  \
   X(POMP2_Parallel_end) X(POMP2_Parallel_join)                               \
@@ -373,12 +374,17 @@
           ".size __hcc_bind_v2" G ",.-__hcc_bind_v2" G "\n"                  \
           ".popsection\n");
 
-#define HCC_BIND_CORE_ENTRY_(n) HCC_BIND_ENTRY_("", n)
+/* The core group is __hcc_bind_v2_c3 since count mode added two entries
+ * (hcc_count_enter/exit): a COMDAT group keeps one copy per link, so a
+ * group that grew under its old name could lose the new trampolines to an
+ * older object's copy. Objects of an older hcc keep __hcc_bind_v2; both
+ * link together (each group binds its own slots; the trampolines are weak). */
+#define HCC_BIND_CORE_ENTRY_(n) HCC_BIND_ENTRY_("_c3", n)
 #define HCC_BIND_OPENMP_ENTRY_(n) HCC_BIND_ENTRY_("_omp", n)
 
-HCC_BIND_TABLE_BEGIN_("")
+HCC_BIND_TABLE_BEGIN_("_c3")
 HCC_BIND_CORE_LIST_(HCC_BIND_CORE_ENTRY_)
-HCC_BIND_TABLE_END_("")
+HCC_BIND_TABLE_END_("_c3")
 
 /* The function guards' calls (inject.h): the test for an excluded region
  * (descriptor id 0xFFFFFFFF at offset 36, checked there) lives here, not
@@ -413,6 +419,15 @@ __asm__(".pushsection .text.__hcc_guard_v1,\"axG\",@progbits,__hcc_guard_v1,comd
         "__hcc_guard_v1:\n"
         HCC_BIND_GUARD_STUB_(hcc_enter, "")
         HCC_BIND_GUARD_STUB_(hcc_exit, "movq (%rdi), %rdi\n\t")
+        ".popsection\n");
+/* Count mode's guards (HCC_COUNT_GUARD_), their own group for the same
+ * reason as the core table's new name. */
+__asm__(".pushsection .text.__hcc_guard_count_v1,\"axG\",@progbits,__hcc_guard_count_v1,comdat\n"
+        ".weak __hcc_guard_count_v1\n"
+        ".hidden __hcc_guard_count_v1\n"
+        "__hcc_guard_count_v1:\n"
+        HCC_BIND_GUARD_STUB_(hcc_count_enter, "")
+        HCC_BIND_GUARD_STUB_(hcc_count_exit, "movq (%rdi), %rdi\n\t")
         ".popsection\n");
 #define HCC_BIND_GUARDS_ 1
 

@@ -5,6 +5,7 @@
  * The instrumentor writes, on the same line as a body's opening brace:
  *   static hcc_region_desc __hcc_rd7 = {"name", "mangled", "file.c", 10, 20, 0, 0};
  *   HCC_FUNCTION_GUARD_(__hcc_g7, &__hcc_rd7);
+ * or, for a function a filter counts (count mode), HCC_COUNT_GUARD_ alike,
  * so line numbers of the user's file never move. Names carry a per-file
  * counter so a lambda inside a function does not shadow its parent's guard
  * (-Wshadow -Werror builds must keep building). */
@@ -48,6 +49,10 @@ void __hcc_enter_guard(hcc_region_desc *r) __asm__("__hcc_t_hcc_enter_guard")
     __attribute__((__visibility__("hidden"), __nothrow__));
 void __hcc_exit_guard(hcc_region_desc **r) __asm__("__hcc_t_hcc_exit_guard")
     __attribute__((__visibility__("hidden"), __nothrow__));
+void __hcc_count_enter_guard(hcc_region_desc *r) __asm__("__hcc_t_hcc_count_enter_guard")
+    __attribute__((__visibility__("hidden"), __nothrow__));
+void __hcc_count_exit_guard(hcc_region_desc **r) __asm__("__hcc_t_hcc_count_exit_guard")
+    __attribute__((__visibility__("hidden"), __nothrow__));
 typedef char __hcc_guard_id_offset_is_36[__builtin_offsetof(hcc_region_desc, id) == 36 ? 1 : -1];
 #ifdef __cplusplus
 }
@@ -79,9 +84,31 @@ class FunctionGuard {
  private:
   hcc_region_desc *r_;
 };
+/* Count mode (a function a filter COUNTs): the same guard through
+ * hcc_count_enter/hcc_count_exit, which read no clock. */
+class CountGuard {
+ public:
+#ifdef HCC_BIND_GUARDS_
+  explicit CountGuard(hcc_region_desc *r) noexcept : r_(r) { __hcc_count_enter_guard(r); }
+  ~CountGuard() { __hcc_count_exit_guard(&r_); }
+#else
+  explicit CountGuard(hcc_region_desc *r) noexcept : r_(r) {
+    if (__builtin_expect(__atomic_load_n(&r->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_count_enter(r);
+  }
+  ~CountGuard() {
+    if (__builtin_expect(__atomic_load_n(&r_->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_count_exit(r_);
+  }
+#endif
+  CountGuard(const CountGuard &) = delete;
+  CountGuard &operator=(const CountGuard &) = delete;
+
+ private:
+  hcc_region_desc *r_;
+};
 }  /* namespace detail */
 }  /* namespace hcc */
 #define HCC_FUNCTION_GUARD_(var, desc) ::hcc::detail::FunctionGuard var(desc)
+#define HCC_COUNT_GUARD_(var, desc) ::hcc::detail::CountGuard var(desc)
 #elif defined(HCC_BIND_GUARDS_)
 /* C: GCC and Clang run a variable's cleanup function on every exit from its
  * scope (and during unwinding with -fexceptions). */
@@ -89,6 +116,10 @@ class FunctionGuard {
   hcc_region_desc *var                                                  \
       __attribute__((cleanup(__hcc_exit_guard), unused)) =              \
           (__hcc_enter_guard(desc), (desc))
+#define HCC_COUNT_GUARD_(var, desc)                                     \
+  hcc_region_desc *var                                                  \
+      __attribute__((cleanup(__hcc_count_exit_guard), unused)) =        \
+          (__hcc_count_enter_guard(desc), (desc))
 #else
 /* Without bind.h's guard calls the test is inline. */
 static __inline__ void __hcc_cleanup_exit(hcc_region_desc **r) {
@@ -102,6 +133,17 @@ static __inline__ hcc_region_desc *__hcc_enter_ret(hcc_region_desc *r) {
   hcc_region_desc *var                                                  \
       __attribute__((cleanup(__hcc_cleanup_exit), unused)) =            \
           __hcc_enter_ret(desc)
+static __inline__ void __hcc_cleanup_count_exit(hcc_region_desc **r) {
+  if (__builtin_expect(__atomic_load_n(&(*r)->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_count_exit(*r);
+}
+static __inline__ hcc_region_desc *__hcc_count_enter_ret(hcc_region_desc *r) {
+  if (__builtin_expect(__atomic_load_n(&r->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_count_enter(r);
+  return r;
+}
+#define HCC_COUNT_GUARD_(var, desc)                                     \
+  hcc_region_desc *var                                                  \
+      __attribute__((cleanup(__hcc_cleanup_count_exit), unused)) =      \
+          __hcc_count_enter_ret(desc)
 #endif
 
 #endif /* __ASSEMBLER__ */

@@ -200,7 +200,8 @@
     const lines = ['<b>' + esc(r.name) + '</b>'];
     if (r.file) lines.push(esc(r.file + (r.line > 0 ? ':' + r.line : '')));
     lines.push(esc(m.name) + ' inclusive: ' + esc(fmtValue(i)) + (total > 0 ? ' (' + (100 * i / total).toFixed(2) + '% of all)' : ''));
-    lines.push(esc(m.name) + ' exclusive: ' + esc(fmtValue(x)));
+    // Count mode: visits without a clock; its time is its caller's.
+    lines.push(esc(m.name) + ' exclusive: ' + (r.counted && m.name === 'time' ? 'counted (no clock: the caller\'s)' : esc(fmtValue(x))));
     const visits = metricByName('visits');
     if (visits && m.name !== 'visits') lines.push('visits: ' + esc(fmtValue(excl(id, visits), visits)));
     lines.push('<span style="color:#aaa">' + esc(pathOf(id)) + '</span>');
@@ -297,7 +298,7 @@
     const total = roots.reduce((s, r) => s + incl(r), 0);
     const show = (v) => fmtValue(v, m);
     sortableTable($('flat'), [
-      { title: 'Region', cls: 'name', text: true, get: (r) => regions[r.region].name },
+      { title: 'Region', cls: 'name', text: true, get: (r) => regions[r.region].name + (regions[r.region].counted ? ' [counted]' : '') },
       { title: m.name + ' exclusive', get: (r) => r.excl, show },
       { title: m.name + ' inclusive', get: (r) => r.incl, show },
       { title: '% of total (incl)', get: (r) => (total > 0 ? 100 * r.incl / total : 0), show: (v) => v.toFixed(1) },

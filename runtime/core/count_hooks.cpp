@@ -1,0 +1,84 @@
+// hcc runtime — hcc_count_enter / hcc_count_exit: count mode's lane.
+//
+// A counted region (COUNT in a filter file, --hcc-functions=count:…) keeps
+// its frame on the shadow stack and its node in the call tree, so its
+// visits are exact per call path and its callees hang below it, but its
+// hooks read no clock: a pair costs the timed pair minus its two rdtsc.
+// Its time is its caller's: the profile builder gives a counted node the
+// inclusive time of its children and no exclusive time of its own
+// (profile_builder.cpp, count_inclusive), whatever its node's `incl` holds,
+// so these hooks never write `incl` or the frame's `start`.
+//
+// The fast paths are hcc_enter's and hcc_exit's without the clock and
+// without the time accumulation (hooks.cpp explains each step). Everything
+// else — first use of a region (registered as counted here), the thread's
+// first event, a successor-slot miss, recursion mode, a per-event service,
+// pause, the depth cut, an exit repair — is handed to hcc_enter / hcc_exit
+// by a tail call: they handle the frame like any other (reading the clock,
+// which the builder then ignores for this node). So nothing here duplicates
+// the general paths, and hooks.cpp is unchanged by count mode.
+// Compiled like hooks.cpp: -O3, initial-exec TLS, no exceptions, no RTTI.
+#include "hcc/region.h"
+#include "registry.hpp"
+#include "selection.hpp"
+#include "event_services.hpp"
+#include "thread_state.hpp"
+
+#define HCC_API extern "C" __attribute__((visibility("default")))
+#define HCC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+namespace hcc::rt {
+namespace {
+
+// First use of the descriptor (registered as counted), a region excluded
+// at run time, or anything the fast path leaves: the timed hooks' paths.
+__attribute__((noinline)) void count_enter_rare(hcc_region_desc *d, uint32_t region) {
+  if (region == kExcludedId) return;
+  if (region == 0) {
+    if (!t_state) thread_state_create();  // start-up first: the filter decides at registration
+    if (register_region(d, /*counted=*/true) == kExcludedId) return;
+  }
+  hcc_enter(d);
+}
+
+}  // namespace
+}  // namespace hcc::rt
+
+using namespace hcc::rt;
+
+HCC_API void hcc_count_enter(hcc_region_desc *d) {
+  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
+  if (HCC_UNLIKELY(region + 1 <= 1)) return count_enter_rare(d, region);
+  ThreadState *ts = t_state;
+  if (HCC_UNLIKELY(!ts)) return hcc_enter(d);
+  uint32_t depth = ts->depth;
+  // Array full, depth cut, no TSC, per-event services, paused, recursion mode.
+  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return hcc_enter(d);
+  Succ *s = ts->succ;
+  Node *child = s->next;
+  Frame *top = ts->stack + depth;
+  if (HCC_UNLIKELY(child->region != region)) return hcc_enter(d);
+  if (HCC_UNLIKELY(child->parent != top->node)) return hcc_enter(d);
+  ++*s->count;  // control flow (cfg.hpp), as hcc_enter counts it
+  ts->succ = &child->after_enter;
+  ++child->visits;
+  top[1].node = child;
+  ts->depth = depth + 1;
+  // No clock: the frame's start is never read for a counted node's time.
+}
+
+HCC_API void hcc_count_exit(hcc_region_desc *d) {
+  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
+  if (HCC_UNLIKELY(region == kExcludedId)) return;
+  // Per-event services (and no TSC) want every exit on the general path.
+  if (HCC_UNLIKELY(!g_fast_events)) return hcc_exit(d);
+  ThreadState *ts = t_state;
+  if (HCC_UNLIKELY(!ts)) return;
+  Frame *top = ts->stack + ts->depth;
+  Node *n = top->node;
+  // Root sentinel, depth-cut node, proxy, pause marker, unregistered (0) or
+  // skipped exits: hcc_exit sorts them out (exit_slow).
+  if (HCC_UNLIKELY(n->region != region)) return hcc_exit(d);
+  ts->succ = &n->after_exit;  // control flow (cfg.hpp)
+  ts->depth = ts->depth - 1;
+}
