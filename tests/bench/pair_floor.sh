@@ -18,7 +18,7 @@
 # the median over rounds of (that build - plain) / calls: ns added per call.
 #   tests/bench/pair_floor.sh [BUILD_OR_PREFIX [ROUNDS]]     (ROUNDS default 5)
 # Environment (none named HCC_*: the runtime warns about unknown ones):
-#   PAIR_FLOOR_NO_WAIT=1  do not wait for a quiet machine (smoke runs only;
+#   BENCH_NO_WAIT=1  do not wait for a quiet machine (smoke runs only;
 #                         without it the script waits while the 1-minute load
 #                         average is 0.5 or more)
 #   PAIR_FLOOR_BENCH      bench_enter_exit to take the floor from (default:
@@ -41,7 +41,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-if [ "${PAIR_FLOOR_NO_WAIT:-}" != 1 ]; then
+if [ "${BENCH_NO_WAIT:-}" != 1 ]; then
   until awk '{ exit !($1 < 0.5) }' /proc/loadavg; do
     echo "load $(cut -d' ' -f1 /proc/loadavg): waiting for < 0.5"
     sleep 20
