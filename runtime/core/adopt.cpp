@@ -39,7 +39,7 @@ uint32_t adopt_path(ThreadState *ts, const CallPath &path) {
     push_region(ts, path.regions[i]);
     Node *n = attributed(ts->stack[ts->depth].node);
     --n->visits;    // the master counted this visit, not the worker
-    --*s->count;    // nor its predecessor (cfg.hpp): push_region counted it through s
+    --s->pending;   // nor its predecessor (cfg.hpp): push_region counted it in s
     n->adopted = 1;   // kept in the merge although it has no visits here
     services_enter(ts);
   }

@@ -7,7 +7,7 @@
 
 namespace hcc::rt {
 
-alignas(16) Node g_no_child = {{nullptr, nullptr}, kNoRegion, 0, {nullptr, nullptr}, nullptr, 0, 0, nullptr, nullptr, 0,
+alignas(kNodeAlign) Node g_no_child = {{nullptr, 0}, kNoRegion, 0, {nullptr, 0}, nullptr, 0, 0, nullptr, nullptr, 0,
                                nullptr,            nullptr,   nullptr, 0, 0, 0, kReal, 0, 0, 0, 0, nullptr, nullptr};
 
 void node_init_links(Node *n) {
@@ -18,7 +18,7 @@ void node_init_links(Node *n) {
 
 namespace {
 constexpr uint32_t kListMax = 8;          // siblings walked before switching to a table
-constexpr size_t kChunkBytes = 256 * 1024;  // ~3500 nodes per chunk
+constexpr size_t kChunkBytes = 256 * 1024;  // ~1300 nodes (192 bytes each, aligned) per chunk
 }  // namespace
 
 void *Arena::alloc(size_t bytes) {
@@ -26,18 +26,34 @@ void *Arena::alloc(size_t bytes) {
   if (size_t(end_ - cur_) < bytes) {
     size_t chunk = bytes > kChunkBytes ? bytes : kChunkBytes;
     // The rest of the old chunk is abandoned: simpler than a free list, and
-    // at most one node's worth per chunk.
-    char *p = static_cast<char *>(std::calloc(1, chunk));
-    if (!p) {
+    // at most one node's worth per chunk. Chunks start on a cache line
+    // (alloc_node): calloc's zeroed memory, 64 bytes more, the start rounded
+    // up (calloc, not aligned_alloc + memset: a large chunk's pages stay
+    // untouched until used).
+    char *raw = static_cast<char *>(std::calloc(1, chunk + kNodeAlign));
+    if (!raw) {
       std::fputs("hcc: error: out of memory for the call tree\n", stderr);
       std::abort();
     }
+    char *p = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(raw) + kNodeAlign - 1) & ~uintptr_t(kNodeAlign - 1));
     cur_ = p;
     end_ = p + chunk;
   }
   void *r = cur_;
   cur_ += bytes;
   return r;
+}
+
+void *Arena::alloc_node(size_t bytes) {
+  // Skips to the next line boundary (the gap, under 64 bytes, stays unused);
+  // when the node does not fit there, alloc() starts a new chunk, which
+  // begins on a line.
+  const uintptr_t at = (reinterpret_cast<uintptr_t>(cur_) + kNodeAlign - 1) & ~uintptr_t(kNodeAlign - 1);
+  if (!cur_ || at + ((bytes + 15) & ~size_t(15)) > reinterpret_cast<uintptr_t>(end_))
+    cur_ = end_ = nullptr;
+  else
+    cur_ = reinterpret_cast<char *>(at);
+  return alloc(bytes);
 }
 
 void cct_init(Cct &c, uint32_t n_extra) {
@@ -89,7 +105,7 @@ Node *cct_child(Cct &c, Node *p, uint32_t region) {
       ancestor = a;
       break;
     }
-  Node *n = static_cast<Node *>(c.arena.alloc(sizeof(Node) + sizeof(uint64_t) * c.n_extra));
+  Node *n = static_cast<Node *>(c.arena.alloc_node(sizeof(Node) + sizeof(uint64_t) * c.n_extra));
   n->region = region;
   node_init_links(n);
   n->parent = p;
@@ -111,7 +127,7 @@ Node *cct_child(Cct &c, Node *p, uint32_t region) {
 
 Node *cct_proxy(Cct &c, Node *n) {
   if (n->link) return n->link;
-  Node *px = static_cast<Node *>(c.arena.alloc(sizeof(Node) + sizeof(uint64_t) * c.n_extra));
+  Node *px = static_cast<Node *>(c.arena.alloc_node(sizeof(Node) + sizeof(uint64_t) * c.n_extra));
   px->region = kProxyRegion;
   px->kind = kProxy;
   node_init_links(px);  // a child entered under a proxy is looked up under `link`

@@ -1,8 +1,9 @@
 // hcc runtime — one thread's call-context tree (CCT).
 //
 // A node is one call path of this thread. The fields touched on every event
-// (successor slots, region, parent, visits, inclusive ticks) come first so one
-// cache line serves enter and exit. Child lookup on the fast path: the
+// (successor slots, region, parent, visits, inclusive ticks) come first and
+// nodes start on a cache line (the arena aligns them to 64 bytes), so one line
+// serves enter and exit. Child lookup on the fast path: the
 // successor slot of the thread's previous event (cfg.hpp) names the node
 // entered after that event last time, and it is the child when its region
 // and parent match. The general path then tries the parent's `cache` (last
@@ -40,11 +41,14 @@ enum NodeKind : uint8_t {
 struct Node;
 
 // Control flow's successor cache (cfg.hpp), one per event of a node: the
-// node entered right after that event last time, and the predecessor count
-// of (this node -> next) in next's list, so a hit counts without a search.
+// node entered right after that event last time, and the calls of
+// (this node -> next) counted here since the slot was filled, not yet added
+// to next's predecessor list: a hit counts in the line the enter reads
+// anyway, without a search and without touching the list.
 struct Succ {
-  Node *next;       // &g_no_child until something was entered after the event
-  uint64_t *count;  // valid whenever next is not the sentinel
+  Node *next;         // &g_no_child until something was entered after the event
+  uint64_t pending;   // predecessor count of (owner -> next) held here; cfg_miss adds
+                      // it to next's list when the slot is refilled, readers add it
 };
 
 struct Node {
@@ -95,6 +99,9 @@ static_assert(sizeof(Node) % alignof(uint64_t) == 0, "extra counters follow a No
 static_assert(offsetof(Node, after_exit) == 0 && offsetof(Node, after_enter) % 16 == 8,
               "prev_node() tells the two successor slots apart by address");
 static_assert(offsetof(Node, incl) + sizeof(uint64_t) <= 64, "the hot fields share one cache line");
+// Nodes of a thread's tree start on a cache line (Arena::alloc_node), so the
+// line above is one line, not two.
+constexpr size_t kNodeAlign = 64;
 
 // Sentinel every new node's cache and successor slots point to, so the hot
 // path needs no null test (its region never matches).
@@ -108,6 +115,9 @@ void node_init_links(Node *n);
 class Arena {
  public:
   void *alloc(size_t bytes);  // 16-byte aligned, zeroed; aborts when out of memory
+  // A node and its extra counters: kNodeAlign-aligned, so its hot fields are
+  // one cache line (the padding, under 64 bytes, is what that costs).
+  void *alloc_node(size_t bytes);
 
  private:
   char *cur_ = nullptr;
@@ -115,7 +125,7 @@ class Arena {
 };
 
 struct Cct {
-  alignas(16) Node root;  // sentinel above the thread's roots; region kNoRegion
+  alignas(kNodeAlign) Node root;  // sentinel above the thread's roots; region kNoRegion
   Arena arena;
   uint32_t n_extra = 0; // extra counters per node, fixed when the thread starts
   uint32_t next_seq = 0;

@@ -6,7 +6,6 @@ namespace hcc::rt {
 bool g_cfg = true;
 
 uint64_t *cfg_count(ThreadState *ts, Node *n, const Node *prev) {
-  if (!g_cfg) return &n->pred_count;  // HCC_CFG=off: counted nowhere that is written
   if (n->pred_key == prev) return &n->pred_count;
   if (!n->pred_key) {  // first visit
     n->pred_order = 0;
@@ -27,13 +26,25 @@ uint64_t *cfg_count(ThreadState *ts, Node *n, const Node *prev) {
 }
 
 void cfg_miss(ThreadState *ts, Succ *s, Node *n) {
-  s->count = cfg_count(ts, n, prev_node(ts));
-  s->next = n;
+  if (g_cfg) {  // HCC_CFG=off: no list; the slot counts on, read by nobody
+    const Node *prev = prev_node(ts);
+    // The new node's entry is made now if new (it keeps the order of first
+    // occurrence); the old node's entry takes what the slot counted for it.
+    cfg_count(ts, n, prev);
+    if (s->pending) {
+      *cfg_count(ts, s->next, prev) += s->pending;
+      __atomic_store_n(&s->pending, 0, __ATOMIC_RELAXED);
+    }
+  }
+  __atomic_store_n(&s->next, n, __ATOMIC_RELAXED);
+  s->pending = 0;
 }
 
 void cfg_clear(Node *n) {
   n->pred_count = 0;
   for (PredEntry *e = n->pred_more; e; e = e->next) e->count = 0;
+  n->after_enter.pending = 0;
+  n->after_exit.pending = 0;
 }
 
 }  // namespace hcc::rt

@@ -12,20 +12,23 @@
 //
 // Storage: per node, the first predecessor and its count live in the node
 // itself (pred_key, pred_count), the others in a short list from the
-// thread's arena (pred_more). Counts never move once made, so they can be
-// cached: every node has two successor slots (cct.hpp), one for its enter
-// and one for its exit, each holding the node entered right after that
-// event last time and a pointer to the count of (this node -> that one).
-// The thread keeps only a pointer to the slot of its last event (`succ`;
-// the previous node is the slot's owner, prev_node()). So an enter looks at
-// one slot: when its node has the region entered and the current node as
-// parent, it is the child, and the predecessor count is one increment away
-// (the enter fast path's child lookup, hooks.cpp). That hits for a call
+// thread's arena (pred_more). Every node has two successor slots (cct.hpp),
+// one for its enter and one for its exit, each holding the node entered
+// right after that event last time and `pending`: the calls of (this node ->
+// that one) counted since the slot was filled. The thread keeps only a
+// pointer to the slot of its last event (`succ`; the previous node is the
+// slot's owner, prev_node()). So an enter looks at one slot: when its node
+// has the region entered and the current node as parent, it is the child,
+// and the predecessor count is an increment in the slot itself, in the line
+// the enter has just read (the enter fast path's child lookup, hooks.cpp);
+// the list, elsewhere in memory, is not touched. That hits for a call
 // repeated in a loop (after foo's exit comes foo), for siblings called in
 // turn (`a(); b(); c();` in a loop: after a comes b, after b comes c ...) and
-// for the first child (after the parent's enter). A miss (cfg_miss) finds or
-// makes the count, searching the node's short list, and refills the slot.
-// Counts are per thread, like every other count.
+// for the first child (after the parent's enter). A miss (cfg_miss) adds the
+// slot's pending count to the list entry of its old node, makes sure the new
+// node's entry exists (its order is the order of first occurrence) and
+// refills the slot. A reader adds what the predecessor's slots hold for the
+// node (cfg_for_each). Counts are per thread, like every other count.
 //
 // The special cases follow from the events the stack sees:
 // - closed frames (exit repair, longjmp, thread end): as if each had exited,
@@ -41,8 +44,8 @@
 // - hcc_pause's marker and skipped enters touch nothing;
 // - a root's first visit has the thread's root sentinel as predecessor,
 //   which is not a call path: it is left out of the profile.
-// HCC_CFG=off: the same fast path runs (the slots still find the child), but
-// every count goes to the node's first slot and nothing is written.
+// HCC_CFG=off: the same fast path runs (the slots still find the child and
+// count in `pending`), but no list is made and nothing is written.
 #pragma once
 
 #include "thread_state.hpp"
@@ -70,30 +73,46 @@ inline Node *prev_node(const ThreadState *ts) {
 }
 
 // The count of predecessor `prev` at node `n`, made when new (first one in
-// the node, the others in its list). With HCC_CFG=off: the node's slot.
+// the node, the others in its list). Not with HCC_CFG=off.
 uint64_t *cfg_count(ThreadState *ts, Node *n, const Node *prev);
 
-// The slot `s` of the previous node does not name `n`: refill it.
+// The slot `s` of the previous node does not name `n`: its pending count
+// goes to its old node's list, and it names `n` from now on.
 void cfg_miss(ThreadState *ts, Succ *s, Node *n) __attribute__((noinline));
 
 // An enter of real node `n` from the general paths.
 __attribute__((always_inline)) inline void cfg_enter(ThreadState *ts, Node *n) {
   Succ *s = ts->succ;
   if (__builtin_expect(s->next != n, 0)) cfg_miss(ts, s, n);
-  ++*s->count;
+  ++s->pending;
   ts->succ = &n->after_enter;
+}
+
+// What the slots of `prev` hold for `n` and have not added to n's list yet.
+// Another thread's slots may be read while it runs: a count read in the
+// instant of a refill may then lack or hold twice that slot's pending part
+// (a profile of a running thread is a snapshot anyway; counts of threads
+// that have finished are exact).
+inline uint64_t cfg_pending(const Node *prev, const Node *n) {
+  uint64_t p = 0;
+  if (__atomic_load_n(&prev->after_enter.next, __ATOMIC_RELAXED) == n)
+    p += __atomic_load_n(&prev->after_enter.pending, __ATOMIC_RELAXED);
+  if (__atomic_load_n(&prev->after_exit.next, __ATOMIC_RELAXED) == n)
+    p += __atomic_load_n(&prev->after_exit.pending, __ATOMIC_RELAXED);
+  return p;
 }
 
 // Calls f(key, count, order) for every predecessor of `n` (count 0 included).
 template <class F>
 void cfg_for_each(const Node *n, F &&f) {
   const Node *key = __atomic_load_n(&n->pred_key, __ATOMIC_RELAXED);
-  if (key) f(key, n->pred_count, n->pred_order);
+  if (key) f(key, n->pred_count + cfg_pending(key, n), n->pred_order);
   for (const PredEntry *e = __atomic_load_n(&n->pred_more, __ATOMIC_ACQUIRE); e; e = e->next)
-    f(e->key, e->count, e->order);
+    f(e->key, e->count + cfg_pending(e->key, n), e->order);
 }
 
-// Fork child: counts inherited from the parent are cleared.
+// Fork child: counts inherited from the parent are cleared (n's list and
+// n's own slots; the root sentinel's slots too, it is a predecessor).
 void cfg_clear(Node *n);
 
 }  // namespace hcc::rt

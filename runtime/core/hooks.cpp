@@ -2,7 +2,10 @@
 //
 // The fast path of each hook is a leaf function: one TLS load, one descriptor
 // load, one compare against a limit, the cached child (enter) or one region
-// compare (exit), and an rdtsc. Every unusual case — first event of a thread,
+// compare (exit), and an rdtsc. It touches, besides the descriptor, the
+// thread's hot line (thread_state.hpp), the top frame's line and one node
+// line (two for a first child: the parent's slot), and no global: see
+// README.md, "The hot path". Every unusual case — first event of a thread,
 // first use of a region, a child-cache miss, a full stack array, the depth
 // cut, unbalanced exits, the CLOCK_MONOTONIC fallback — leaves through a tail
 // call to an out-of-line function, so the fast path saves no registers and
@@ -11,6 +14,8 @@
 // test on the fast path. The same holds when a per-event service (PAPI
 // counters, event_services.hpp) is active: g_fast_events is false then, and the
 // general paths call the service after pushing / before popping a frame.
+// hcc_exit tests the same thing in the thread's line (lanes_off: both limits
+// are 0 then), not in the global.
 // This file is compiled with -O3, initial-exec TLS, no exceptions, no RTTI.
 #include "hooks.hpp"
 
@@ -52,7 +57,13 @@ __attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, ui
   Node *n = entry->kind == kForward ? entry->link : entry;
   Node *px = n->link;
   if (!px) return false;
-  cfg_enter(ts, n);
+  // Control flow (cfg.hpp) as cfg_enter counts it, but a slot to refill goes
+  // to the general path: a call to cfg_miss here would make this function
+  // save registers and build a frame on every event of a recursion.
+  Succ *s = ts->succ;
+  if (s->next != n) return false;
+  ++s->pending;
+  ts->succ = &n->after_enter;
   ++n->visits;
   entry->visits += entry != n;  // a fold link counts the calls made through it
   if (++n->open > n->max_open) n->max_open = n->open;
@@ -121,6 +132,14 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   return enter_slow(d);
 }
 
+// hcc_enter's fast path is closed to this thread (depth >= fast_limit: in
+// recursion mode among others): recursion mode's lane with the state and
+// region hcc_enter has read already, else the general path. A leaf too.
+__attribute__((noinline)) void enter_beyond_limit(ThreadState *ts, hcc_region_desc *d, uint32_t region) {
+  if (enter_folded_lane(ts, region)) return;
+  return enter_slow(d);
+}
+
 // The top frame is not `region`'s: we are below the depth cut, exits were
 // skipped (longjmp, a C cleanup that did not run), the descriptor was never
 // entered, or the exit is spurious.
@@ -166,9 +185,10 @@ __attribute__((noinline)) void exit_repair(ThreadState *ts, hcc_region_desc *d, 
 // (fold.hpp): its normal exit is popped here, without a stack frame (a leaf
 // like the fast path). Only hcc_exit's fast path gets here with one:
 // exit_general pops those itself (it runs the per-event services).
-__attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t) {
-  Node *top_node = ts->stack[ts->depth].node;
-  if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t);
+// `top_node` is the top frame's node, as hcc_exit read it (not read again).
+__attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t,
+                                         Node *top_node) {
+  if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t, top_node);
   return exit_repair(ts, d, region, t);
 }
 
@@ -227,7 +247,7 @@ HCC_API void hcc_enter(hcc_region_desc *d) {
   if (HCC_UNLIKELY(!ts)) return enter_general(d);
   uint32_t depth = ts->depth;
   // depth >= fast_limit: array full, depth cut, no TSC, per-event services, paused.
-  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return enter_general(d);
+  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return enter_beyond_limit(ts, d, region);
   // The node entered right after the previous event last time (cfg.hpp): the
   // child when it has this region and the current node as parent.
   Succ *s = ts->succ;
@@ -235,7 +255,7 @@ HCC_API void hcc_enter(hcc_region_desc *d) {
   Frame *top = ts->stack + depth;
   if (HCC_UNLIKELY(child->region != region)) return enter_general(d);
   if (HCC_UNLIKELY(child->parent != top->node)) return enter_general(d);
-  ++*s->count;  // control flow: the predecessor count of (previous node -> child)
+  ++s->pending;  // control flow: the predecessor count of (previous node -> child), in the slot (cfg.hpp)
   ts->succ = &child->after_enter;
   ++child->visits;
   top[1].node = child;
@@ -248,16 +268,17 @@ HCC_API void hcc_exit(hcc_region_desc *d) {
   // Filtered or throttled: one load, one branch, no clock read.
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
   if (HCC_UNLIKELY(region == kExcludedId)) return;
-  // false without the TSC or with a per-event service (event_services.hpp)
-  if (HCC_UNLIKELY(!g_fast_events)) return exit_general(d);
   uint64_t t = fast_clock();  // first, so the work below is not charged to the region
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
+  // Without the TSC, with a per-event service (event_services.hpp) and while
+  // paused: the general path, which reads its own clock.
+  if (HCC_UNLIKELY(lanes_off(ts))) return exit_general(d);
   Frame *top = ts->stack + ts->depth;
   Node *n = top->node;
   // The root sentinel (depth 0), the depth-cut node and an unregistered
   // descriptor (0) never match, so this one compare also catches those cases.
-  if (HCC_UNLIKELY(n->region != region)) return exit_slow(ts, d, region, t);
+  if (HCC_UNLIKELY(n->region != region)) return exit_slow(ts, d, region, t, n);
   n->incl += t - top->start;
   ts->succ = &n->after_exit;  // control flow (cfg.hpp): the next sibling is looked up here
   ts->depth = ts->depth - 1;

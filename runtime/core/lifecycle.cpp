@@ -128,6 +128,7 @@ void after_fork_child() {
       cfg_clear(n);
       if (n->kind == kReal && n->link) n->link->incl = 0;  // its proxy (fold.hpp)
     });
+    cfg_clear(&self->cct.root);  // its slots count the roots' first predecessor
     uint64_t now = clock_now();
     for (uint32_t d = 1; d <= self->depth; ++d) {
       self->stack[d].start = now;

@@ -155,7 +155,7 @@ void calibrate_pair_cost() {
   ThreadState *saved = t_state;
   // Kept for the rest of the process, like every thread's state (arenas are
   // never freed); held in a static so it stays reachable, not leaked.
-  static ThreadState *ts = static_cast<ThreadState *>(std::calloc(1, sizeof(ThreadState)));
+  static ThreadState *ts = thread_state_alloc();
   if (!ts) return;
   cct_init(ts->cct, 0);
   ts->capacity = 64;

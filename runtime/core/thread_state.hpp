@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,19 +28,23 @@ struct JmpMark {
 };
 constexpr uint32_t kJmpMarks = 16;
 
-struct ThreadState {
-  // --- hot: every enter/exit ---
+// Allocated on a cache line (thread_state_alloc): everything the fast paths
+// and recursion mode's lane read or write of the thread is in its first 64
+// bytes, one line that a program streaming through the cache evicts as one.
+struct alignas(64) ThreadState {
+  // --- hot: every enter/exit (the first cache line) ---
   Frame *stack;         // stack[0] is the root sentinel; stack[depth] the top frame
   uint32_t depth;       // open frames (0 = none)
-  uint32_t fast_limit;  // enter stays on the fast path while depth < fast_limit
-  uint32_t overflow;    // open enters below the depth cut, not recorded
   uint32_t capacity;    // frames the stack array holds
+  // fast_limit and fold_limit are one 64-bit word (lanes_off() below).
+  uint32_t fast_limit;  // enter stays on the fast path while depth < fast_limit
+  uint32_t fold_limit;  // recursion mode's lane (hooks.cpp) while depth < fold_limit
   Succ *succ;           // control flow (cfg.hpp): the successor slot of the last enter or
                         // exit (its node is the previous node, prev_node()); the enter fast
                         // path's child lookup
-  // --- recursion mode (fold.hpp): general paths only ---
+  uint32_t overflow;    // open enters below the depth cut, not recorded
+  // --- recursion mode (fold.hpp): its lane and the general paths ---
   uint32_t fold_base;   // depth of the frame that began recursion mode; 0 = not in it
-  uint32_t fold_limit;  // recursion mode's lane (hooks.cpp) while depth < fold_limit
   uint64_t fold_last;   // time of the last event in recursion mode
   uint64_t fold_t0;     // when recursion mode began
   Cct cct;
@@ -67,6 +72,23 @@ struct ThreadState {
   uint64_t *throttle_stats; // HCC_THROTTLE: calls, ticks per region id
   uint32_t throttle_cap;
 };
+
+static_assert(offsetof(ThreadState, fold_t0) + sizeof(uint64_t) <= 64, "the hot fields share one cache line");
+static_assert(offsetof(ThreadState, fold_limit) == offsetof(ThreadState, fast_limit) + 4 &&
+                  offsetof(ThreadState, fast_limit) % 8 == 0,
+              "lanes_off() reads both limits as one word");
+
+// Neither the fast path nor recursion mode's lane is open to this thread:
+// no TSC, a per-event service, or paused (compute_fast_limit). hcc_exit's
+// one test before its fast path, in the thread's hot line (no global read).
+inline bool lanes_off(const ThreadState *ts) {
+  uint64_t both;
+  __builtin_memcpy(&both, &ts->fast_limit, sizeof both);
+  return both == 0;
+}
+
+// A zeroed ThreadState on a cache line (never freed, like every thread's state).
+ThreadState *thread_state_alloc();
 
 extern __thread ThreadState *t_state __attribute__((tls_model("initial-exec")));
 

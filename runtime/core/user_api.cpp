@@ -104,7 +104,7 @@ HCC_API void hcc_pause(void) {
   if (!ts) ts = thread_state_create();
   if (ts->pause_count++ > 0) return;  // nested pauses: the outermost resume counts
   if (!ts->pause_node) {
-    ts->pause_node = static_cast<Node *>(ts->cct.arena.alloc(sizeof(Node) + sizeof(uint64_t) * ts->cct.n_extra));
+    ts->pause_node = static_cast<Node *>(ts->cct.arena.alloc_node(sizeof(Node) + sizeof(uint64_t) * ts->cct.n_extra));
     ts->pause_node->region = kPauseRegion;
     node_init_links(ts->pause_node);
   }

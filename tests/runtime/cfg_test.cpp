@@ -71,6 +71,29 @@ TEST(ControlFlow, AfterAChildReturnsTheCallerNotTheChildPrecedesTheNextSibling) 
   EXPECT_EQ(preds(p, find_path(p, {"cfg_children", "A"})), "cfg_children:1,B:2");
 }
 
+// The enter counts in the successor slot (cfg.hpp: `pending`) and a slot
+// refilled with another node hands its count to the list: foo's exit slot
+// names bar and foo in turn (refilled 19 times), bar's always foo (never
+// refilled, its 10 still in the slot). Read while the frames are open and
+// after: exact both times.
+TEST(ControlFlow, CountsHeldInARefilledSlotAreNeitherLostNorCountedTwice) {
+  TEST_REGION(root, "cfg_refill");
+  {
+    HCC_FUNCTION_GUARD_(g, &root);
+    for (int i = 0; i < 30; ++i) {
+      foo();
+      if (i % 3 == 0) bar();
+    }
+    auto open = hcc::rt::testing::build_profile_now();
+    EXPECT_EQ(preds(open, find_path(open, {"cfg_refill", "foo"})), "cfg_refill:1,bar:10,foo:19");
+    EXPECT_EQ(preds(open, find_path(open, {"cfg_refill", "bar"})), "foo:10");
+    foo();  // after foo's exit, as 19 times before: counted once more, nothing else moves
+  }
+  auto p = hcc::rt::testing::build_profile_now();
+  EXPECT_EQ(preds(p, find_path(p, {"cfg_refill", "foo"})), "cfg_refill:1,bar:10,foo:20");
+  EXPECT_EQ(preds(p, find_path(p, {"cfg_refill", "bar"})), "foo:10");
+}
+
 TEST(ControlFlow, PredecessorsAreCountedPerThread) {
   TEST_REGION(root, "cfg_threads");
   auto body = [&](int n) {
