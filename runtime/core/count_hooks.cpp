@@ -59,7 +59,7 @@ HCC_API void hcc_count_enter(hcc_region_desc *d) {
   Frame *top = ts->stack + depth;
   if (HCC_UNLIKELY(child->region != region)) return hcc_enter(d);
   if (HCC_UNLIKELY(child->parent != top->node)) return hcc_enter(d);
-  ++*s->count;  // control flow (cfg.hpp), as hcc_enter counts it
+  ++s->pending;  // control flow: in the slot (cfg.hpp), as hcc_enter counts it
   ts->succ = &child->after_enter;
   ++child->visits;
   top[1].node = child;
@@ -70,10 +70,11 @@ HCC_API void hcc_count_enter(hcc_region_desc *d) {
 HCC_API void hcc_count_exit(hcc_region_desc *d) {
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
   if (HCC_UNLIKELY(region == kExcludedId)) return;
-  // Per-event services (and no TSC) want every exit on the general path.
-  if (HCC_UNLIKELY(!g_fast_events)) return hcc_exit(d);
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
+  // Per-event services, no TSC, paused: every exit on the general path
+  // (hcc_exit's test, on the thread's own line).
+  if (HCC_UNLIKELY(lanes_off(ts))) return hcc_exit(d);
   Frame *top = ts->stack + ts->depth;
   Node *n = top->node;
   // Root sentinel, depth-cut node, proxy, pause marker, unregistered (0) or
