@@ -21,6 +21,7 @@
 #include "depfile_fix.hpp"
 #include "early_start.hpp"
 #include "header_shadow.hpp"
+#include "help.hpp"
 #include "instrument_step.hpp"
 #include "filter/filter.hpp"
 #include "link_flags.hpp"
@@ -512,11 +513,12 @@ int run_driver(int argc, char **argv) {
   if (choice.command.empty() && !choose_by_program_name(choice, argc > 0 ? argv[0] : nullptr, self))
     choose_by_language(choice, cl, self);
 
+  if (opts.help) write_stdout(hcc_help_text());
   if (opts.version) write_stdout("hcc " HCC_VERSION_STRING "\n");
   if (opts.show_config) {
     show_config(layout, choice, off, opts.off ? "--hcc-off" : "HCC_WRAPPER");
   }
-  if (opts.version || opts.show_config) return 0;
+  if (opts.help || opts.version || opts.show_config) return 0;
 
   if (!choice.warning.empty()) print_warning(choice.warning);
   if (choice.program.empty()) {
@@ -545,6 +547,9 @@ int run_driver(int argc, char **argv) {
     if (opts.verbose) print_note(std::string("wrapper off (") + (opts.off ? "--hcc-off" : "HCC_WRAPPER") + ")");
     return exec_compiler(concat(compiler, raw), opts.verbose);
   }
+  // `hcc --help` is the compiler's help (a build may ask the compiler what
+  // it takes); its first line says where hcc's own is.
+  if (asks_for_compiler_help(cl.info_option)) write_stdout(help_pointer_line());
   // configure's conftest programs and CMake's try_compile must see the plain
   // compiler: an instrumented conftest that runs leaves a profile directory
   // behind, and a check must answer as it does without hcc.
