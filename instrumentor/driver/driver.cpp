@@ -272,6 +272,10 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     }
     instrumentor.insert(instrumentor.end(), opts.instrument_args.begin(), opts.instrument_args.end());
   }
+  // The copies of the project's headers carry the names the compiler
+  // underneath gives them without hcc: Clang "./x.h", GCC "x.h" for a header
+  // beside a source named without a directory.
+  if (compiler_family(compiler[0]) == CompilerFamily::Clang) instrumentor.push_back("--names=clang");
   // The instrumentation cache is used only when its directory is private
   // (../cache/cache_dir.h): otherwise one warning for this command, and the
   // instrumentor — started here or in the server, both with this
@@ -369,7 +373,11 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     // The compiler looks in the shadow tree first; dependency files name the
     // real headers again.
     work.compile_args = with_shadow_dirs(work.compile_args, cl, shadow_root);
-    for (auto &[copy, name] : shadow_names(shadow_root)) work.rewrites.push_back({copy, name});
+    // (GCC and Clang write "x.h" there where diagnostics say "./x.h").
+    for (auto [copy, name] : shadow_names(shadow_root)) {
+      while (name.rfind("./", 0) == 0 && name.size() > 2) name.erase(0, 2);
+      work.rewrites.push_back({copy, name});
+    }
     work.rewrites.push_back({shadow_root + "/", "/", true});
   }
   if (work.rewrites.empty()) {  // nothing instrumented: the plain command
