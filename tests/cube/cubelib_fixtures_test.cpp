@@ -156,9 +156,11 @@ TEST(CubeLibFixtures, MergeHoldsBothInputsCallPathsAndLocations) {
     for (const auto &[loc, v] : locs) EXPECT_EQ(vm.at(path).at(loc), v) << path << " " << loc;
   }
   // mpi's call paths: rank 0's values in rank 0's column. (CubeLib 4.6's
-  // cube_merge writes mpi's rank 1 column into the second column and leaves
-  // the other columns of these rows uninitialised: heap addresses such as
-  // 94198503559472 in the file's own bytes. They are read as stored.)
+  // cube_merge writes mpi's rank 1 column into the second column, and
+  // leaves uninitialised every column an input has no location for: omp's
+  // rows in rank 1's column, mpi's in the last three; heap contents such as
+  // 94198503559472 visits or 1.2e+214 seconds in the file's own bytes. They
+  // are read as stored.)
   const auto vp = values(mpi, "visits");
   EXPECT_EQ(vm.at("main/exchange/MPI_Send").at("rank 0 thread 0"), vp.at("main/exchange/MPI_Send").at("rank 0 thread 0"));
   EXPECT_EQ(vm.at("main/MPI_Init").at("rank 0 thread 0"), 1);
