@@ -31,16 +31,20 @@ void start_own_line() {
   struct stat out, err;
   if (fstat(1, &out) != 0 || fstat(2, &err) != 0) return;
   if (out.st_dev != err.st_dev || out.st_ino != err.st_ino) return;
-  // Other threads may still print: look at the buffer under its lock.
-  flockfile(stdout);
-  const std::size_t pending = __fpending(stdout);
+  // Other threads may still print: look at the buffer under its lock, but
+  // never wait for it (a thread blocked writing to a full pipe holds it;
+  // exit's own flush does not wait either). Not had: the buffer is left to
+  // exit, and only a regular file's last byte decides.
   int last_pending = -1;
+  if (ftrylockfile(stdout) == 0) {
+    const std::size_t pending = __fpending(stdout);
 #ifdef __GLIBC__
-  if (pending > 0 && stdout->_IO_write_ptr > stdout->_IO_write_base)
-    last_pending = static_cast<unsigned char>(stdout->_IO_write_ptr[-1]);
+    if (pending > 0 && stdout->_IO_write_ptr > stdout->_IO_write_base)
+      last_pending = static_cast<unsigned char>(stdout->_IO_write_ptr[-1]);
 #endif
-  if (pending > 0) fflush_unlocked(stdout);
-  funlockfile(stdout);
+    if (pending > 0) fflush_unlocked(stdout);
+    funlockfile(stdout);
+  }
   int last = S_ISREG(err.st_mode) ? last_byte_of_stderr_file() : last_pending;
   if (last >= 0 && last != '\n') {
     std::fputc('\n', stderr);
