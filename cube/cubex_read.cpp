@@ -218,9 +218,14 @@ std::optional<std::string> decode(const Profile &p, const AnchorMetric &am, cons
     rows.resize(nc);
     for (std::size_t r = 0; r < nc; ++r) rows[r] = static_cast<std::uint32_t>(r);
   } else if (format == detail::kIndexSparse) {
-    if (ix.size() < detail::kIndexHeaderLen + 4) bad(id + ".index: sparse index without a row count");
-    const std::uint64_t n = get(ib + 18, 4, big);
-    if (ix.size() != detail::kIndexHeaderLen + 4 + 4 * n)
+    // CubeLib 4.6 writes a metric that is zero everywhere (a cube_diff of a
+    // file with itself, cube_exclusify's derived parts) as the header alone:
+    // a sparse index without a row count stores no rows, and its N.data is
+    // the marker alone (checked below).
+    if (ix.size() != detail::kIndexHeaderLen && ix.size() < detail::kIndexHeaderLen + 4)
+      bad(id + ".index: sparse index with a partial row count");
+    const std::uint64_t n = ix.size() == detail::kIndexHeaderLen ? 0 : get(ib + 18, 4, big);
+    if (ix.size() != detail::kIndexHeaderLen && ix.size() != detail::kIndexHeaderLen + 4 + 4 * n)
       bad(id + ".index: sparse index of " + std::to_string(n) + " rows has " + std::to_string(ix.size()) + " bytes");
     rows.resize(n);
     for (std::uint64_t i = 0; i < n; ++i) {

@@ -12,7 +12,7 @@ namespace hcc::rewriter {
 const char kUsageText[] =
     "usage: hcc-instrument [--verbose] [--main-file-name=NAME] [--filter=FILE]... "
     "[--include=PATTERN]... [--exclude=PATTERN]... [--count=PATTERN]... [--openmp=on|off] [--functions=auto|all|none] [--min-size=N] "
-    "[--shadow-dir=ROOT] -o OUT SOURCE -- <compiler arguments>\n";
+    "[--shadow-dir=ROOT] [--names=gcc|clang] -o OUT SOURCE -- <compiler arguments>\n";
 
 bool parseCommandLine(const std::vector<std::string> &args, CommandLine &cl, std::string &error) {
   const size_t argc = args.size();
@@ -29,6 +29,8 @@ bool parseCommandLine(const std::vector<std::string> &args, CommandLine &cl, std
       cl.main_file_name = a.substr(sizeof("--main-file-name=") - 1);
     } else if (a.rfind("--shadow-dir=", 0) == 0) {
       cl.shadow_dir = a.substr(sizeof("--shadow-dir=") - 1);
+    } else if (a == "--names=gcc" || a == "--names=clang") {
+      cl.clang_names = a == "--names=clang";
     } else if (a == "--functions=auto") {
       cl.functions = FunctionPolicy::Auto;
     } else if (a == "--functions=all") {
@@ -94,7 +96,7 @@ bool cacheKeyParts(const CommandLine &cl, const std::string &self, std::vector<s
            std::to_string(exe.getLastModificationTime().time_since_epoch().count()),
            cwd.str().str(), abs_source.str().str(), source,
            cl.main_file_name, openmpOn(cl) ? "openmp" : "no-openmp",
-           headersOn(cl) ? "headers" : "no-headers",
+           headersOn(cl) ? "headers" : "no-headers", cl.clang_names ? "clang-names" : "gcc-names",
            "functions=" + std::to_string(int(cl.functions)) + ",min-size=" + std::to_string(cl.min_size)};
   for (const char *env : {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH"}) {
     const char *v = getenv(env);

@@ -1,6 +1,7 @@
 // hcc-instrument's command line, the contract with the `hcc` driver:
 //
-//   hcc-instrument [--verbose] [--main-file-name=NAME] [--shadow-dir=ROOT] -o OUT SOURCE
+//   hcc-instrument [--verbose] [--main-file-name=NAME] [--shadow-dir=ROOT] [--names=gcc|clang]
+//                  -o OUT SOURCE
 //                  -- <compiler args>
 //
 // Parsed here for the tool and for the driver, which serves a result from
@@ -34,6 +35,7 @@ struct CommandLine {
   unsigned min_size = kAutoMinSize;  // --min-size=N
   std::string main_file_name;
   std::string shadow_dir;  // --shadow-dir: also the project's headers
+  bool clang_names = false;  // --names=clang|gcc: header names as that compiler prints them
   std::string out;
   std::string source;
   std::vector<std::string> compile_args;

@@ -49,7 +49,13 @@ std::string parentOf(const std::string &p) {
 bool writeShadowTree(const std::string &root, const std::vector<OutputFile> &files,
                      const std::string &main_dir, std::vector<std::string> &messages,
                      std::string &error) {
-  if (std::none_of(files.begin(), files.end(), [](const OutputFile &f) { return f.rewritten; }))
+  // Nothing rewritten: the compiler reads every header from its own place,
+  // unless one has a name without a directory (GCC's for a header beside a
+  // source given without one): read through the source directory's
+  // `-iquote .`, GCC would call it "./x.h"; its copy keeps "x.h".
+  if (std::none_of(files.begin(), files.end(), [](const OutputFile &f) {
+        return f.rewritten || f.name.find('/') == std::string::npos;
+      }))
     return true;
 
   // The directories to mirror: those holding a copy (and the main file),

@@ -30,8 +30,9 @@ std::string shadowPath(const std::string &root, const std::string &path);
 // knows them by, in `<root>.names` (`<copy>\t<name>` lines, appended);
 // mirrors their directories and
 // `main_dir` (the main file's real directory, whose copy the caller wrote).
-// Nothing is written when no file was rewritten: the compiler then reads
-// every header from its own place. A copy that another source of the same
+// Nothing is written when no file was rewritten and every name has a
+// directory part: the compiler then reads every header from its own place
+// and names it as without hcc. A copy that another source of the same
 // command already put there is kept (said in `messages`). False with
 // `error` when the file system refused.
 bool writeShadowTree(const std::string &root, const std::vector<OutputFile> &files,

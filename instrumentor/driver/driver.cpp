@@ -21,6 +21,7 @@
 #include "depfile_fix.hpp"
 #include "early_start.hpp"
 #include "header_shadow.hpp"
+#include "help.hpp"
 #include "instrument_step.hpp"
 #include "filter/filter.hpp"
 #include "link_flags.hpp"
@@ -274,6 +275,10 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     }
     instrumentor.insert(instrumentor.end(), opts.instrument_args.begin(), opts.instrument_args.end());
   }
+  // The copies of the project's headers carry the names the compiler
+  // underneath gives them without hcc: Clang "./x.h", GCC "x.h" for a header
+  // beside a source named without a directory.
+  if (compiler_family(compiler[0]) == CompilerFamily::Clang) instrumentor.push_back("--names=clang");
   // The instrumentation cache is used only when its directory is private
   // (../cache/cache_dir.h): otherwise one warning for this command, and the
   // instrumentor — started here or in the server, both with this
@@ -371,7 +376,11 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     // The compiler looks in the shadow tree first; dependency files name the
     // real headers again.
     work.compile_args = with_shadow_dirs(work.compile_args, cl, shadow_root);
-    for (auto &[copy, name] : shadow_names(shadow_root)) work.rewrites.push_back({copy, name});
+    // (GCC and Clang write "x.h" there where diagnostics say "./x.h").
+    for (auto [copy, name] : shadow_names(shadow_root)) {
+      while (name.rfind("./", 0) == 0 && name.size() > 2) name.erase(0, 2);
+      work.rewrites.push_back({copy, name});
+    }
     work.rewrites.push_back({shadow_root + "/", "/", true});
   }
   if (work.rewrites.empty()) {  // nothing instrumented: the plain command
@@ -515,11 +524,12 @@ int run_driver(int argc, char **argv) {
   if (choice.command.empty() && !choose_by_program_name(choice, argc > 0 ? argv[0] : nullptr, self))
     choose_by_language(choice, cl, self);
 
+  if (opts.help) write_stdout(hcc_help_text());
   if (opts.version) write_stdout("hcc " HCC_VERSION_STRING "\n");
   if (opts.show_config) {
     show_config(layout, choice, off, opts.off ? "--hcc-off" : "HCC_WRAPPER");
   }
-  if (opts.version || opts.show_config) return 0;
+  if (opts.help || opts.version || opts.show_config) return 0;
 
   if (!choice.warning.empty()) print_warning(choice.warning);
   if (choice.program.empty()) {
@@ -548,6 +558,9 @@ int run_driver(int argc, char **argv) {
     if (opts.verbose) print_note(std::string("wrapper off (") + (opts.off ? "--hcc-off" : "HCC_WRAPPER") + ")");
     return exec_compiler(concat(compiler, raw), opts.verbose);
   }
+  // `hcc --help` is the compiler's help (a build may ask the compiler what
+  // it takes); its first line says where hcc's own is.
+  if (asks_for_compiler_help(cl.info_option)) write_stdout(help_pointer_line());
   // configure's conftest programs and CMake's try_compile must see the plain
   // compiler: an instrumented conftest that runs leaves a profile directory
   // behind, and a check must answer as it does without hcc.

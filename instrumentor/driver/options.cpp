@@ -47,6 +47,8 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
       opts.version = true;
     } else if (a == "--hcc-show-config") {
       opts.show_config = true;
+    } else if (a == "--hcc-help") {
+      opts.help = true;
     } else if (a.rfind("--hcc-compiler=", 0) == 0) {
       std::string cmd(a.substr(15));
       if (split_command(cmd).empty()) {
@@ -108,7 +110,7 @@ std::optional<std::string> take_hcc_options(std::vector<std::string> &args,
               "' (known: --hcc-compiler=CMD, --hcc-filter=FILE, --hcc-include=PATTERN, "
               "--hcc-exclude=PATTERN, --hcc-openmp=on|off, --hcc-headers=on|off, --hcc-functions=auto|all|none|count:NAMES, --hcc-min-size=N, "
               "--hcc-off, --hcc-keep, --hcc-verbose, "
-              "--hcc-version, --hcc-show-config)";
+              "--hcc-version, --hcc-show-config, --hcc-help)";
     }
   }
   args = std::move(rest);

@@ -18,6 +18,7 @@ struct HccOptions {
   bool verbose = false;                 // --hcc-verbose
   bool version = false;                 // --hcc-version
   bool show_config = false;             // --hcc-show-config
+  bool help = false;                    // --hcc-help
   bool headers = true;                  // --hcc-headers=on|off: the project's own headers too
   // Selective instrumentation, passed on to hcc-instrument in order:
   // --hcc-filter=FILE -> --filter=FILE, --hcc-include=P -> --include=P,

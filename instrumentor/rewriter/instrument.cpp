@@ -137,6 +137,63 @@ std::string withLineMarker(std::string text, const std::string &name) {
   return out;
 }
 
+// The name the compiler underneath prints for a project header without
+// hcc, which the copy's `#line` repeats. Both compilers name a file found
+// beside the file that includes it <includer's directory part><spelling>;
+// for an includer named without a directory, Clang's part is "./" and
+// GCC's is empty ("x.h"). The parse here is Clang's, so its names are
+// rebuilt from the main file's name as the user gave it (`main_name`) down
+// the chain of includers, in the target compiler's manner. A file found
+// through a search directory (-I, -iquote) keeps Clang's name, which is
+// GCC's too (the directory as written, then the spelling).
+class HeaderNames {
+ public:
+  HeaderNames(const SourceManager &sm, FileManager &fm, std::string main_name, bool clang)
+      : sm_(sm), fm_(fm), main_name_(std::move(main_name)), clang_(clang) {}
+
+  std::string of(FileID fid) {
+    if (fid == sm_.getMainFileID()) return main_name_;
+    if (auto it = memo_.find(fid); it != memo_.end()) return it->second;
+    std::string name = parsedName(fid);
+    SourceLocation inc = sm_.getIncludeLoc(fid);
+    if (inc.isValid()) {
+      inc = sm_.getExpansionLoc(inc);
+      const FileID includer = sm_.getFileID(inc);
+      auto fe = sm_.getFileEntryRefForID(fid);
+      auto ife = sm_.getFileEntryRefForID(includer);
+      bool invalid = false;
+      const char *spelled = sm_.getCharacterData(inc, &invalid);
+      const bool quoted = invalid || *spelled != '<';
+      if (fe && ife && quoted &&
+          fm_.getCanonicalName(fe->getDir()) == fm_.getCanonicalName(ife->getDir())) {
+        const std::string parsed_dir = dirPart(parsedName(includer), true);
+        if (llvm::StringRef(name).starts_with(parsed_dir))
+          name = dirPart(of(includer), clang_) + name.substr(parsed_dir.size());
+      }
+    }
+    memo_[fid] = name;
+    return name;
+  }
+
+ private:
+  std::string parsedName(FileID fid) const {
+    auto fe = sm_.getFileEntryRefForID(fid);
+    return fe ? fe->getName().str() : std::string();
+  }
+  // "src/a.cc" -> "src/"; "a.cc" -> "./" (Clang) or "" (GCC).
+  static std::string dirPart(const std::string &name, bool clang) {
+    const size_t slash = name.rfind('/');
+    if (slash == std::string::npos) return clang ? "./" : "";
+    return name.substr(0, slash + 1);
+  }
+
+  const SourceManager &sm_;
+  FileManager &fm_;
+  std::string main_name_;
+  bool clang_;
+  std::map<FileID, std::string> memo_;
+};
+
 class InstrumentConsumer : public ASTConsumer {
  public:
   InstrumentConsumer(CompilerInstance &ci, const std::string &file_name, const Options &options,
@@ -196,15 +253,13 @@ class InstrumentConsumer : public ASTConsumer {
       for (const SeenFiles::File &f : seen_.files)
         ++entries[sm.getFileEntryRefForID(f.fid)->getUID()];
       std::set<unsigned> done;
+      HeaderNames names(sm, ci_.getFileManager(), file_name_, options_.clang_names);
       for (const SeenFiles::File &f : seen_.files) {
         if (f.fid == sm.getMainFileID() || f.kind != SrcMgr::C_User) continue;
         FileEntryRef fe = *sm.getFileEntryRefForID(f.fid);
         if (!done.insert(fe.getUID()).second) continue;
         OutputFile out;
-        out.name = fe.getName().str();
-        // Clang names a file found beside a main file given without a
-        // directory "./x.h"; GCC, whose diagnostics the user knows, "x.h".
-        if (llvm::StringRef(out.name).starts_with("./")) out.name.erase(0, 2);
+        out.name = names.of(f.fid);
         llvm::SmallString<256> dir(ci_.getFileManager().getCanonicalName(fe.getDir()));
         llvm::sys::path::append(dir, llvm::sys::path::filename(fe.getName()));
         out.path = dir.str().str();

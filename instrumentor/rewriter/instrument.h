@@ -42,6 +42,10 @@ struct Options {
   // come back in Result::files. Off: only the main file, and the parser
   // skips every other file's function bodies.
   bool headers = false;
+  // How the compiler underneath names a header found beside a file given
+  // without a directory: Clang "./x.h", GCC "x.h" (--names=clang|gcc). The
+  // copies' `#line` names are the ones that compiler prints without hcc.
+  bool clang_names = false;
   // The checked cache directory (cache_dir.h) whose pch/ keeps the
   // precompiled preambles of the leading system headers for reuse
   // (preamble_cache.h); disabled for none.

@@ -73,7 +73,11 @@ bool parsePragma(const std::string &raw, unsigned words, PragmaText &out) {
     out.words.push_back(w);
   }
   skipSpace(s, i);
-  if (i < s.size() && s[i] == '(' && !out.words.empty() && out.words.back() == "critical") {
+  // Two directives take a parenthesised argument right after their name:
+  // `critical(name)` and `flush(list)` (OpenMP 5.2, 17.8.5); it is kept as
+  // written and re-issued after the name.
+  if (i < s.size() && s[i] == '(' && !out.words.empty() &&
+      (out.words.back() == "critical" || out.words.back() == "flush")) {
     if (!parens(s, i, out.paren_arg)) return false;
   }
   while (true) {

@@ -21,7 +21,8 @@ struct Clause {
 // `#pragma omp parallel for reduction(+:s) \<nl> schedule(static) // c`
 // → the words after `omp` up to the first clause are not returned; the
 // clauses are. `words` is how many directive words to skip (2 for
-// `parallel for`); a `(name)` right after `critical` goes to `paren_arg`.
+// `parallel for`); a `(name)` right after `critical` and a `(list)` right after
+// `flush` go to `paren_arg`.
 struct PragmaText {
   std::vector<std::string> words;
   std::string paren_arg;

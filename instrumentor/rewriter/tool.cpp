@@ -1,6 +1,7 @@
 // hcc-instrument: the command-line contract with the `hcc` driver.
 //
-//   hcc-instrument [--verbose] [--main-file-name=NAME] [--shadow-dir=ROOT] -o OUT SOURCE
+//   hcc-instrument [--verbose] [--main-file-name=NAME] [--shadow-dir=ROOT] [--names=gcc|clang]
+//                  -o OUT SOURCE
 //                  -- <compiler args>
 //
 // Exit 0 and OUT written: OUT is `#line 1 "NAME"` + SOURCE with region guards.
@@ -99,6 +100,7 @@ int run(const std::vector<std::string> &args) {
   options.leak_ast = !hcc::server::inWorker();
   options.openmp = openmpOn(cl);
   options.headers = headersOn(cl);
+  options.clang_names = cl.clang_names;
   options.functions = cl.functions;
   options.min_size = cl.min_size;
   options.cache = cache;

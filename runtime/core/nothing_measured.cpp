@@ -15,6 +15,8 @@
 // HCC_VERBOSE=0.
 #include "nothing_measured.hpp"
 
+#include "own_line.hpp"
+
 #include <errno.h>
 
 #include <cstdio>
@@ -29,11 +31,13 @@ void note_nothing_measured() noexcept {
   const char *v = std::getenv("HCC_VERBOSE");
   if (v && std::strcmp(v, "0") == 0) return;
   const int saved = errno;
-  if (&__hcc_linked_by_hcc != nullptr)
+  if (&__hcc_linked_by_hcc != nullptr) {
+    start_own_line();
     std::fprintf(stderr,
                  "hcc: %s measured nothing: no instrumented function ran, so no profile was written "
                  "(hcc --hcc-verbose shows what the instrumentor left out)\n",
                  program_invocation_short_name);
+  }
   errno = saved;
 }
 

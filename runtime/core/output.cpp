@@ -18,6 +18,7 @@
 #include "summary.hpp"
 #include "env.hpp"
 #include "lifecycle.hpp"
+#include "own_line.hpp"
 #include "safe_path.hpp"
 
 namespace hcc::rt {
@@ -260,6 +261,7 @@ std::string write_profile(const profile::Profile &p) {
     try {
       names = write_files(p, dirfd.fd, dir, names);
       if (settings().verbose >= 1) {
+        start_own_line();
         std::fprintf(stderr, "hcc: profile written to %s/%s\n", dir.c_str(), names.cubex().c_str());
         if (!names.suffix.empty()) {
           FileNames earlier = names;
@@ -280,6 +282,7 @@ std::string write_profile(const profile::Profile &p) {
     }
   }
   // Nothing is lost: say what failed, then write under $TMPDIR instead.
+  start_own_line();
   std::fprintf(stderr, "hcc: error: %s\n", error.c_str());
   // The fallback directory is new (mkdirat), so a link planted at its name in
   // a shared /tmp is skipped, never written through.

@@ -213,6 +213,9 @@ class PapiSource final : public Source {
     std::memset(&info, 0, sizeof info);
     P.PAPI_get_event_info(code, &info);
     def->uom = info.units[0] ? info.units : "#";
+    // PAPI gives the kernel's clock events no unit; they count nanoseconds,
+    // and perf_source says so: one unit whichever source counts them.
+    if (const std::string unit = kernel_time_unit(def->name); !unit.empty()) def->uom = unit;
     def->descr = info.long_descr[0] ? info.long_descr : (info.short_descr[0] ? info.short_descr : def->name);
     if (g_multiplex) def->descr = "Estimate (PAPI multiplexing, scaled by time counted): " + def->descr;
     // Multiplexed estimates are scaled and not monotonic, so a child can

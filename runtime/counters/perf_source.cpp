@@ -307,9 +307,8 @@ class PerfSource final : public Source {
     ++n_;
     def->name = event;
     def->descr = a.descr;
-    const bool clock = a.type == PERF_TYPE_SOFTWARE &&
-                       (a.config == PERF_COUNT_SW_TASK_CLOCK || a.config == PERF_COUNT_SW_CPU_CLOCK);
-    def->uom = clock ? "ns" : "#";
+    const std::string unit = kernel_time_unit(event);
+    def->uom = unit.empty() ? "#" : unit;
     return Verdict::Counts;
   }
 
@@ -355,6 +354,13 @@ int perf_event_paranoid() {
   char *end = nullptr;
   const long level = std::strtol(text.c_str(), &end, 10);
   return end == text.c_str() || level == -1 ? -1 : static_cast<int>(level);
+}
+
+std::string kernel_time_unit(const std::string &event) {
+  Attr a;
+  const std::string bare = event.substr(0, event.find(':', event.rfind("perf::", 0) == 0 ? 6 : 0));
+  if (!lookup(bare, &a) || a.type != PERF_TYPE_SOFTWARE) return "";
+  return a.config == PERF_COUNT_SW_TASK_CLOCK || a.config == PERF_COUNT_SW_CPU_CLOCK ? "ns" : "";
 }
 
 Source &perf_source() {

@@ -68,6 +68,12 @@ int perf_event_paranoid();
 // a long name (issue 28), so longer names are refused before a source sees them.
 constexpr std::size_t kMaxEventName = 127;
 
+// The unit of a kernel event that counts time: "ns" for perf::TASK-CLOCK
+// and perf::CPU-CLOCK (any spelling perf_source knows, qualifiers such as
+// ":u=0" ignored), else "". Both sources give these events this unit, so a
+// metric's unit does not depend on which source counted it.
+std::string kernel_time_unit(const std::string &event);
+
 Source &papi_source();
 void papi_request_multiplex(bool on);  // HCC_METRICS_MULTIPLEX, before open()
 Source &perf_source();

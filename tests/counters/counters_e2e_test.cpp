@@ -203,6 +203,13 @@ TEST_P(Counters, PageFaultsExactlyOnePerPageInTheFunctionThatTouches) {
   const std::string def = anchor.substr(at, anchor.find("</metric>", at) - at);
   EXPECT_NE(def.find("<dtype>UINT64</dtype>"), std::string::npos) << def;
   EXPECT_NE(def.find("[counted by " + source), std::string::npos) << def;
+  // One unit per event whichever source counted it: the task clock in
+  // nanoseconds (PAPI gives it none), page faults a count.
+  EXPECT_NE(def.find("<uom>#</uom>"), std::string::npos) << def;
+  const auto clock_at = anchor.find("<uniq_name>perf::TASK-CLOCK</uniq_name>");
+  ASSERT_NE(clock_at, std::string::npos);
+  const std::string clock_def = anchor.substr(clock_at, anchor.find("</metric>", clock_at) - clock_at);
+  EXPECT_NE(clock_def.find("<uom>ns</uom>"), std::string::npos) << clock_def;
   EXPECT_EQ(attr(anchor, "hcc.metrics.events"), "perf::PAGE-FAULTS,perf::TASK-CLOCK");
   EXPECT_EQ(attr(anchor, "hcc.metrics.sources").rfind("perf::PAGE-FAULTS: " + source, 0), 0u)
       << attr(anchor, "hcc.metrics.sources");

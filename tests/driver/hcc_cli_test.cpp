@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 
 #include "test_util.hpp"
@@ -504,6 +505,59 @@ TEST_F(Cli, VersionAndShowConfig) {
   EXPECT_NE(env.out.find("(HCC_COMPILER)"), std::string::npos) << env.out;
   Result off = hcc({"--hcc-show-config"}, {{"HCC_WRAPPER", "off"}});
   EXPECT_NE(off.out.find("wrapper:      off (HCC_WRAPPER)"), std::string::npos) << off.out;
+}
+
+// `--hcc-help`: at most 40 lines on stdout, naming every option the driver
+// accepts (the list its unknown-option error gives) and only HCC_* variables
+// the runtime's table (runtime/core/env.cpp) knows.
+TEST_F(Cli, HccHelpNamesEveryOptionInFortyLines) {
+  Result h = hcc({"--hcc-help"});
+  EXPECT_EQ(h.status, 0) << h.err;
+  EXPECT_EQ(h.err, "");
+  const auto lines = lines_of(h.out);
+  EXPECT_LE(lines.size(), 40u) << h.out;
+  EXPECT_GE(lines.size(), 20u) << h.out;
+  for (const auto &l : lines) EXPECT_LE(l.size(), 100u) << l;
+
+  Result bad = hcc({"--hcc-no-such-option"});
+  const size_t known = bad.err.find("(known: ");
+  ASSERT_NE(known, std::string::npos) << bad.err;
+  std::string list = bad.err.substr(known + 8, bad.err.find(')', known) - known - 8);
+  std::stringstream ss(list);
+  int options = 0;
+  for (std::string o; std::getline(ss, o, ',');) {
+    o.erase(0, o.find_first_not_of(' '));
+    o = o.substr(0, o.find_first_of("=|"));  // --hcc-compiler=CMD -> --hcc-compiler
+    EXPECT_NE(h.out.find("  " + o), std::string::npos) << o << " is not in --hcc-help";
+    ++options;
+  }
+  EXPECT_GE(options, 14);
+  EXPECT_NE(list.find("--hcc-help"), std::string::npos) << list;
+
+  const std::string table = read_file(HCC_TEST_ENV_TABLE);
+  int variables = 0;
+  for (size_t p = 0; (p = h.out.find("HCC_", p)) != std::string::npos; ++variables) {
+    size_t e = p + 4;
+    while (e < h.out.size() && (std::isupper((unsigned char)h.out[e]) || h.out[e] == '_')) ++e;
+    const std::string name = h.out.substr(p, e - p);
+    EXPECT_NE(table.find("{\"" + name + "\""), std::string::npos) << name << " is not in runtime/core/env.cpp";
+    p = e;
+  }
+  EXPECT_GE(variables, 15);
+}
+
+// `hcc --help` is the compiler's own help, after one line naming --hcc-help.
+TEST_F(Cli, HelpIsTheCompilersAfterALineNamingHccHelp) {
+  Result plain = run({"gcc", "--help"}, work_.path());
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  Result h = hcc({"gcc", "--help"});
+  EXPECT_EQ(h.status, 0) << h.err;
+  const std::string first = "hcc: the compiler's help follows; hcc's own options: hcc --hcc-help\n";
+  ASSERT_EQ(h.out.substr(0, first.size()), first) << h.out.substr(0, 200);
+  EXPECT_EQ(h.out.substr(first.size()), plain.out);
+  // Passed through untouched when hcc is off.
+  Result off = hcc({"gcc", "--help"}, {{"HCC_WRAPPER", "off"}});
+  EXPECT_EQ(off.out, plain.out);
 }
 
 TEST_F(Cli, KeepPrintsAndKeepsTheInstrumentedSource) {

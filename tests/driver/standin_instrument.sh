@@ -16,6 +16,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --verbose) verbose=1 ;;
     --main-file-name=*) name=${1#--main-file-name=} ;;
+    --names=*) ;;
     -o) shift; out=$1 ;;
     --) shift; break ;;
     *) src=$1 ;;

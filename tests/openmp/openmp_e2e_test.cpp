@@ -52,7 +52,7 @@ double value_at(const Profile &p, const std::string &path, const std::string &me
 }
 
 struct Built {
-  std::string dir, plain_out, hcc_out;
+  std::string dir, plain_out, hcc_out, hcc_build_err;
 };
 
 // Builds `src` plain and through hcc with `tc`, runs both with `threads`.
@@ -66,6 +66,7 @@ Built build_and_run(const Toolchain &tc, const std::string &src, const std::stri
   RunResult c2 = run("cd " + b.dir + " && " + hcc_bin() + " " + hcc_flags + " --hcc-compiler=" +
                      tc.cc + " -fopenmp -O2 " + shell_quote(src) + " -o app");
   EXPECT_EQ(c2.status, 0) << c2.err;
+  b.hcc_build_err = c2.err;
   RunResult r1 = run(env + b.dir + "/plain");
   RunResult r2 = run("cd " + b.dir + " && " + env + "HCC_OUTPUT_DIR=" + b.dir + "/prof ./app");
   EXPECT_EQ(r1.status, 0);
@@ -430,6 +431,31 @@ TEST_P(OpenMP51, EveryConstructMeasuredOutputUnchangedWithOneToEightThreads) {
   }
   EXPECT_EQ(p.total_visits("in_taskloop"), 128);
 }
+
+// `flush(list)` (here `flush(release)`, a variable, as the OpenMP validation
+// suite writes it) and `flush acq_rel`: each flush is a region with its
+// exact visits, the program prints what its plain build prints, and no
+// directive is left alone.
+class OpenMPFlush : public ::testing::TestWithParam<Toolchain> {};
+
+TEST_P(OpenMPFlush, FlushWithAListOrAMemoryOrderIsMeasured) {
+  const Toolchain tc = GetParam();
+  const std::string src = programs_dir() + "/flush.c";
+  Built b = build_and_run(tc, src, "flush-" + tc.name, 4);
+  EXPECT_EQ(b.hcc_build_err.find("leaving an OpenMP directive alone"), std::string::npos) << b.hcc_build_err;
+  EXPECT_EQ(b.plain_out, "threads 4, sum 172\n");
+  EXPECT_EQ(b.hcc_out, b.plain_out);
+  Profile p = Profile::load(b.dir + "/prof");
+  const std::string text = read_file(src);
+  auto at = [&](const std::string &tag) { return "!$omp flush @flush.c:" + std::to_string(line_of(text, tag)); };
+  EXPECT_EQ(visits_of(p, at("flush data")), 1);
+  EXPECT_EQ(visits_of(p, at("flush release")), 1);
+  EXPECT_EQ(visits_of(p, at("flush acquire data")), 4);
+  EXPECT_EQ(visits_of(p, at("flush acq_rel")), 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Toolchains, OpenMPFlush, ::testing::ValuesIn(omp_toolchains()),
+                         [](const auto &info) { return info.param.name; });
 
 INSTANTIATE_TEST_SUITE_P(Compilers, OpenMP51,
                          ::testing::Values(Omp51Compiler{"gcc", "gcc", "-DHCC_TEST_GCC_ONLY"},

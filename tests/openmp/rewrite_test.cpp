@@ -84,7 +84,7 @@ TEST_P(Rewrite, MatchesExpectedAndCompiles) {
 }
 
 INSTANTIATE_TEST_SUITE_P(OpenMP, Rewrite,
-                         ::testing::Values("parallel.c", "worksharing.c", "combined.c", "sync.c",
+                         ::testing::Values("parallel.c", "worksharing.c", "combined.c", "sync.c", "flush.c",
                                            "nesting.c", "locks.c", "untouched.c", "masked.c",
                                            "tasks.c", "doacross.c", "pragma_op.c",
                                            // OpenMP 5.x

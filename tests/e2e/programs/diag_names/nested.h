@@ -1,0 +1,3 @@
+// Included from a header; defines no function.
+#pragma once
+#warning "nested.h warns"
