@@ -292,7 +292,10 @@ void scan_code_ranges() {
 
 void flush_pending(Buffer *b) {
   ThreadState *ts = b->ts;
-  Node *anchor = anchor_node(ts);
+  // Samples still pending were taken inside hcc's code after the thread's
+  // last sample outside it: they go where that one went (the frames open
+  // now, at the thread's end, are usually none).
+  Node *anchor = b->has_last ? b->last_anchor : anchor_node(ts);
   count_self(b, anchor, anchor ? uintptr_t(anchor) : uintptr_t(&ts->cct.root), b->pending, b->pending_ns);
   b->pending = 0;
   b->pending_ns = 0;
@@ -352,6 +355,8 @@ void take_sample(Buffer *b, void *ucv) {
   ThreadState *ts = b->ts;
   Node *anchor = anchor_node(ts);
   const uintptr_t key = anchor ? uintptr_t(anchor) : uintptr_t(&ts->cct.root);
+  b->last_anchor = anchor;
+  b->has_last = true;
   count_self(b, anchor, key, b->pending, b->pending_ns);
   b->pending = 0;
   b->pending_ns = 0;

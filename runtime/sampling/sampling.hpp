@@ -68,6 +68,8 @@ struct Buffer {
   // taken outside it (or to the top frame at the thread's end).
   uint64_t pending = 0;
   uint64_t pending_ns = 0;   // the CPU time those stand for
+  Node *last_anchor = nullptr;  // the anchor of the last sample taken outside hcc's code
+  bool has_last = false;
   // The thread's CPU clock (CLOCK_THREAD_CPUTIME_ID, ns) at its last sample
   // or at its start: a sample weighs the CPU time since then, whatever the
   // timer's period and however late the kernel delivered it.

@@ -16,7 +16,9 @@ struct Built {
 const Built &no_newline_app() {
   static const Built b = [] {
     Built x;
-    x.dir = scratch_dir("end-line");
+    // One directory per test: ctest runs each test in a process of its own,
+    // in parallel, and a shared one would be emptied under another's feet.
+    x.dir = scratch_dir(std::string("end-line-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     x.app = x.dir + "/app";
     const RunResult r = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=all -O1 " +
                             shell_quote(programs_dir() + "/no_newline.c") + " -o " + shell_quote(x.app));
