@@ -9,7 +9,7 @@
 #
 #   count_mode.sh [BUILD_DIR]            (default: ../../build)
 #   ROUNDS=5 CC_LIST="gcc clang" count_mode.sh
-#   COUNT_BENCH_NOWAIT=1 ROUNDS=1 count_mode.sh   # smoke check on a busy machine: no wait
+#   BENCH_NO_WAIT=1 ROUNDS=1 count_mode.sh   # smoke check on a busy machine: no wait
 #
 # Instruction counts (repeatable under load) come from callgrind instead:
 #   valgrind --tool=callgrind --callgrind-out-file=cg.out BUILD/tests/bench/bench_enter_exit \
@@ -24,14 +24,9 @@ rounds=${ROUNDS:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-load() { cut -d' ' -f1 /proc/loadavg; }
-wait_quiet() {
-  [ -n "${COUNT_BENCH_NOWAIT:-}" ] && return 0
-  while awk -v l="$(load)" 'BEGIN { exit !(l >= 0.5) }'; do
-    echo "load $(load) >= 0.5: waiting" >&2
-    sleep 30
-  done
-}
+. "$(dirname "$0")/quiet_machine.sh"
+load() { load_average; }
+wait_quiet() { wait_for_quiet_machine; }
 # Seconds of one run (wall clock, the program alone).
 seconds() {
   local t0 t1

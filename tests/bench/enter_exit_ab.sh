@@ -14,10 +14,8 @@ set -euo pipefail
 old=$1 new=$2 rounds=${3:-5}
 filter='BM_Rdtsc2$|BM_EnterExit$|BM_EnterExitInRecursion$|BM_ExcludedEnterExit$'
 # BENCH_NO_WAIT=1: no waiting (a smoke run; its figures mean nothing).
-until [ "${BENCH_NO_WAIT:-}" = 1 ] || awk '{ exit !($1 < 0.5) }' /proc/loadavg; do
-  echo "load $(cut -d' ' -f1 /proc/loadavg): waiting for < 0.5"
-  sleep 20
-done
+. "$(dirname "$0")/quiet_machine.sh"
+wait_for_quiet_machine
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT

@@ -40,13 +40,9 @@ cc=${PAIR_CC:-gcc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
-if [ "${BENCH_NO_WAIT:-}" != 1 ]; then
-  until awk '{ exit !($1 < 0.5) }' /proc/loadavg; do
-    echo "load $(cut -d' ' -f1 /proc/loadavg): waiting for < 0.5"
-    sleep 20
-  done
-fi
+. "$here/quiet_machine.sh"
+load() { load_average; }
+wait_for_quiet_machine
 echo "load at start: $(load)"
 
 # stand-in: source, function, arguments per lane

@@ -8,7 +8,7 @@
 # do. Target (issue 32): hcc's start plus exit at most 10 ms above plain.
 #   tests/bench/startup.sh [BUILD_DIR] [ROUNDS] [LINK_ROUNDS]
 # Waits while the 1-minute load average is 0.5 or more and prints it at the
-# start and the end; STARTUP_BENCH_NO_WAIT=1 skips the wait (a smoke check
+# start and the end; BENCH_NO_WAIT=1 skips the wait (a smoke check
 # only: figures from a busy machine mean nothing).
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
@@ -16,12 +16,8 @@ rounds=${2:-200}
 link_rounds=${3:-30}
 hcc="$build/bin/hcc"
 [ -x "$hcc" ] || { echo "no $hcc: build hcc first" >&2; exit 2; }
-if [ "${STARTUP_BENCH_NO_WAIT:-0}" != 1 ]; then
-  until awk '{ exit !($1 < 0.5) }' /proc/loadavg; do
-    echo "load $(cut -d' ' -f1 /proc/loadavg): waiting for < 0.5"
-    sleep 20
-  done
-fi
+. "$(dirname "$0")/quiet_machine.sh"
+wait_for_quiet_machine
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
