@@ -59,13 +59,20 @@ std::vector<Buffer *> &buffers() {
   return *v;
 }
 
-// Parses HCC_SAMPLING; prints the reason and returns 0 (off) when bad.
-unsigned parse_rate(const char *v) {
+// The rate HCC_SAMPLING asks for; 0 for off and for a bad value.
+unsigned rate_of(const char *v) {
   if (!v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return 0;
   if (std::strcmp(v, "on") == 0 || std::strcmp(v, "1") == 0) return kDefaultHz;
   char *end = nullptr;
   unsigned long hz = std::strtoul(v, &end, 10);
   if (*v >= '0' && *v <= '9' && end && *end == '\0' && hz >= 1 && hz <= 10000) return unsigned(hz);
+  return 0;
+}
+
+// Parses HCC_SAMPLING; prints the reason and returns 0 (off) when bad.
+unsigned parse_rate(const char *v) {
+  if (const unsigned hz = rate_of(v)) return hz;
+  if (!v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return 0;
   std::fprintf(stderr,
                "hcc: error: HCC_SAMPLING='%s' is not off, on or a rate in Hz from 1 to 10000; "
                "sampling stays off\n",
@@ -350,8 +357,8 @@ extern "C" __attribute__((weak, visibility("default"))) const char __hcc_linked_
 __attribute__((constructor)) static void hcc_sampling_start_at_load() {
   using namespace hcc::rt;
   if (&__hcc_linked_by_hcc == nullptr || t_state) return;
-  const char *v = std::getenv("HCC_SAMPLING");
-  if (!v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return;
+  // A bad value is reported at start-up as before, and starts nothing here.
+  if (sampling::rate_of(std::getenv("HCC_SAMPLING")) == 0) return;
   // With hcc's MPI wrappers, MPI_Init starts the runtime (after the wrappers
   // registered their metrics, for which a started runtime has no room).
   Dl_info where;
