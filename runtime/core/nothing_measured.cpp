@@ -27,11 +27,13 @@ namespace hcc::rt {
 
 extern "C" __attribute__((weak, visibility("default"))) const char __hcc_linked_by_hcc;
 
+bool linked_by_hcc() noexcept { return &__hcc_linked_by_hcc != nullptr; }
+
 void note_nothing_measured() noexcept {
   const char *v = std::getenv("HCC_VERBOSE");
   if (v && std::strcmp(v, "0") == 0) return;
   const int saved = errno;
-  if (&__hcc_linked_by_hcc != nullptr) {
+  if (linked_by_hcc()) {
     start_own_line();
     std::fprintf(stderr,
                  "hcc: %s measured nothing: no instrumented function ran, so no profile was written "

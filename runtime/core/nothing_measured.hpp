@@ -8,4 +8,8 @@ namespace hcc::rt {
 // stderr when hcc linked this program and HCC_VERBOSE is not 0.
 void note_nothing_measured() noexcept;
 
+// Whether the hcc driver linked this program (its --defsym, see
+// nothing_measured.cpp); configure probes and other links say no.
+bool linked_by_hcc() noexcept;
+
 }  // namespace hcc::rt

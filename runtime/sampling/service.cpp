@@ -32,6 +32,7 @@
 #include "core/event_services.hpp"
 #include "core/extra_paths.hpp"
 #include "core/metrics.hpp"
+#include "core/nothing_measured.hpp"
 #include "core/registry.hpp"
 #include "core/thread_state.hpp"
 #include "sampling/paths.hpp"
@@ -59,9 +60,11 @@ std::vector<Buffer *> &buffers() {
   return *v;
 }
 
+bool is_off(const char *v) { return !v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0; }
+
 // The rate HCC_SAMPLING asks for; 0 for off and for a bad value.
 unsigned rate_of(const char *v) {
-  if (!v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return 0;
+  if (is_off(v)) return 0;
   if (std::strcmp(v, "on") == 0 || std::strcmp(v, "1") == 0) return kDefaultHz;
   char *end = nullptr;
   unsigned long hz = std::strtoul(v, &end, 10);
@@ -72,7 +75,7 @@ unsigned rate_of(const char *v) {
 // Parses HCC_SAMPLING; prints the reason and returns 0 (off) when bad.
 unsigned parse_rate(const char *v) {
   if (const unsigned hz = rate_of(v)) return hz;
-  if (!v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) return 0;
+  if (is_off(v)) return 0;
   std::fprintf(stderr,
                "hcc: error: HCC_SAMPLING='%s' is not off, on or a rate in Hz from 1 to 10000; "
                "sampling stays off\n",
@@ -349,14 +352,13 @@ std::vector<Buffer *> all_buffers() {
 // A program whose functions hcc left out (--hcc-functions=none, everything
 // filtered) enters no region, so the runtime would never start and its
 // samples would never be taken. When sampling is asked for, a program hcc
-// linked (nothing_measured.cpp: __hcc_linked_by_hcc) starts measuring its
+// linked (linked_by_hcc(), nothing_measured.hpp) starts measuring its
 // main thread as the library loads; its samples alone make the profile.
 // Only the main thread: other threads are sampled from their first event
 // (an OpenMP construct, an MPI call, an instrumented function).
-extern "C" __attribute__((weak, visibility("default"))) const char __hcc_linked_by_hcc;
 __attribute__((constructor)) static void hcc_sampling_start_at_load() {
   using namespace hcc::rt;
-  if (&__hcc_linked_by_hcc == nullptr || t_state) return;
+  if (!linked_by_hcc() || t_state) return;
   // A bad value is reported at start-up as before, and starts nothing here.
   if (sampling::rate_of(std::getenv("HCC_SAMPLING")) == 0) return;
   // With hcc's MPI wrappers, MPI_Init starts the runtime (after the wrappers
