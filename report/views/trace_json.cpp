@@ -1,5 +1,5 @@
 // hcc-report --trace-json (see trace_json.hpp). The OTF2 library is loaded
-// with dlopen (runtime/trace/otf2_api.hpp), like libhcc does.
+// with dlopen (otf2_api/otf2_api.hpp), the loader libhcc uses too.
 #include "trace_json.hpp"
 
 #include <cinttypes>
@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "trace/otf2_api.hpp"
+#include "otf2_api/otf2_api.hpp"
 
 namespace hcc::report {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "trace/otf2_api.hpp"
+#include "otf2_api/otf2_api.hpp"
 #include "trace/trace_state.hpp"
 
 namespace hcc::rt::trace {

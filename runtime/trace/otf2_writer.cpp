@@ -40,7 +40,7 @@
 #include "core/registry.hpp"
 #include "core/thread_state.hpp"
 #include "trace/archive_files.hpp"
-#include "trace/otf2_api.hpp"
+#include "otf2_api/otf2_api.hpp"
 #include "trace/trace_state.hpp"
 #include "trace/wire.hpp"
 #include "trace/collectives.hpp"

@@ -45,7 +45,7 @@
 #include "core/thread_state.hpp"
 #include "filter/filter.hpp"
 #include "trace/collectives.hpp"
-#include "trace/otf2_api.hpp"
+#include "otf2_api/otf2_api.hpp"
 #include "trace/otf2_writer.hpp"
 #include "trace/trace_state.hpp"
 

@@ -12,13 +12,14 @@ mkdir -p "$out"
 flags="-std=c++17 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Wno-deprecated-declarations -D_GNU_SOURCE"
 cube="$top/cube"
 views="$top/report/views"
+text="$top/text_views"
 # The HTML view's page is compiled in from a generated header, as in the build.
 mkdir -p "$out/generated"
 cmake -DIN_DIR="$views/html" -DOUT="$out/generated/html_assets.hpp" -P "$views/html/embed.cmake"
 # shellcheck disable=SC2086
-$cxx $flags -I"$cube" -I"$views" -I"$out/generated" -I/usr/include/libxml2 "$here/cubex_reader.cpp" "$cube"/profile.cpp \
+$cxx $flags -I"$cube" -I"$text" -I"$views" -I"$out/generated" -I/usr/include/libxml2 "$here/cubex_reader.cpp" "$cube"/profile.cpp \
   "$cube"/row_order.cpp "$cube"/anchor_write.cpp "$cube"/anchor_read.cpp "$cube"/cubex_write.cpp "$cube"/cubex_read.cpp \
-  "$cube"/cfg_member.cpp "$views"/summary.cpp "$views"/mpi_summary.cpp "$views"/openmp_summary.cpp \
+  "$cube"/cfg_member.cpp "$text"/summary.cpp "$text"/mpi_summary.cpp "$text"/openmp_summary.cpp \
   "$views"/json_view.cpp "$views"/html_view.cpp "$views"/call_graph_model.cpp "$views"/gprof_view.cpp \
   "$views"/callgraph_dot.cpp "$views"/graphviz.cpp "$views"/cfg_view.cpp "$views"/folded.cpp "$views"/diff.cpp \
   -lxml2 -larchive -lfmt -o "$out/cubex_reader"

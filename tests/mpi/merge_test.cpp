@@ -1,5 +1,5 @@
 // hcc — the cross-rank merge, in process (wrappers/merge), and the MPI
-// section of the summary on merged profiles (report/views/mpi_summary.cpp).
+// section of the summary on merged profiles (text_views/mpi_summary.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
