@@ -26,6 +26,7 @@
 #include "watch.hpp"
 
 #include <fstream>
+#include "config/config.hpp"
 
 namespace {
 
@@ -177,7 +178,7 @@ int run_views(int argc, char **argv) {
     hcc::report::WatchOptions opt;
     opt.dir = path;
     opt.top = top;
-    if (const char *g = std::getenv("HCC_REPORT_WATCH_GIVE_UP")) opt.give_up_seconds = std::atof(g);
+    if (const char *g = hcc::config::text("HCC_REPORT_WATCH_GIVE_UP")) opt.give_up_seconds = std::atof(g);
     return hcc::report::watch(opt, std::cout, std::cerr);
   }
 
