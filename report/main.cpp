@@ -27,6 +27,7 @@
 #include "watch.hpp"
 
 #include <fstream>
+#include "config/config.hpp"
 
 namespace {
 
@@ -146,7 +147,7 @@ int run_watch(Options &o) {
   hcc::report::WatchOptions opt;
   opt.dir = o.path;
   opt.top = o.top;
-  if (const char *g = std::getenv("HCC_REPORT_WATCH_GIVE_UP")) opt.give_up_seconds = std::atof(g);
+  if (const char *g = hcc::config::text("HCC_REPORT_WATCH_GIVE_UP")) opt.give_up_seconds = std::atof(g);
   return hcc::report::watch(opt, std::cout, std::cerr);
 }
 

@@ -78,10 +78,12 @@ if [ "$e2e" = 1 ]; then
   )
   mpi_tests=('MpiE2E\.RingTwoRanksThroughMpicc$' 'MpiE2E\.HybridOpenMp' 'MpiE2E\.AbortWritesTheAbortingRank$')
   skip='/clang|clang19|ProgramThatMeasuresNothingSaysSoOnce'
-  export E2E_HCC_TREE=$build HCC_INSTRUMENTOR=$main/libexec/hcc/hcc-instrument
-  ctest --test-dir "$main" -R "$(IFS='|'; echo "${e2e_tests[*]}")" -E "$skip" --output-on-failure -j "$(nproc)" \
+  export E2E_HCC_TREE=$build
+  # Per ctest process, not exported (tests/config checks test scripts for that).
+  instrumentor=$main/libexec/hcc/hcc-instrument
+  HCC_INSTRUMENTOR=$instrumentor ctest --test-dir "$main" -R "$(IFS='|'; echo "${e2e_tests[*]}")" -E "$skip" --output-on-failure -j "$(nproc)" \
     --output-junit "$results-e2e.xml" || status=$?
-  ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 \
+  ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 HCC_INSTRUMENTOR=$instrumentor \
     ctest --test-dir "$main" -R "$(IFS='|'; echo "${mpi_tests[*]}")" --output-on-failure \
     --output-junit "$results-mpi.xml" || status=$?
   # Not vacuous: the programs those tests built really carry the sanitizers

@@ -17,15 +17,17 @@ build=${HCC_BUILD_DIR:-$root/build}
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # The instrumentation servers the tests' compiles start (one per tool
 # binary, instrumentor/README.md) end 15 s after the suite's last compile,
-# not two minutes after a CI job.
-export HCC_SERVER_IDLE=${HCC_SERVER_IDLE:-15}
+# not two minutes after a CI job. Given to ctest's process only: exported,
+# it would reach every later command too (tests/config checks that).
+server_idle=${HCC_SERVER_IDLE:-15}
 "$root/scripts/build.sh"
 # Every ctest run of this script and of test-sanitized.sh writes its JUnit
 # file here; the old ones go first.
 export SUITE_RESULTS_DIR=$build/test-results
 rm -rf "$SUITE_RESULTS_DIR" && mkdir -p "$SUITE_RESULTS_DIR"
 status=0
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --output-junit "$SUITE_RESULTS_DIR/main.xml" || status=$?
+HCC_SERVER_IDLE=$server_idle \
+  ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --output-junit "$SUITE_RESULTS_DIR/main.xml" || status=$?
 # The sanitizer part runs even when a plain test failed: CI shows both.
 if [ "${HCC_SANITIZED:-1}" != 0 ]; then
   "$root/scripts/test-sanitized.sh" || status=$?

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include "config/config.hpp"
 
 namespace hcc::rewriter {
 
@@ -19,12 +20,10 @@ struct CacheDir::Handle {
 };
 
 std::string CacheDir::pathFromEnvironment() {
-  if (const char *off = std::getenv("HCC_CACHE")) {
-    std::string v = off;
-    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (v == "off" || v == "0" || v == "no" || v == "false") return "";
-  }
-  if (const char *d = std::getenv("HCC_CACHE_DIR"); d && *d) return d;
+  // A word other than the switch words leaves the cache on, silently as
+  // before: this runs several times per compile.
+  if (hcc::config::parse_switch(hcc::config::text("HCC_CACHE")) == false) return "";
+  if (const char *d = hcc::config::nonempty("HCC_CACHE_DIR")) return d;
   if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/hcc";
   if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hcc";
   return "";

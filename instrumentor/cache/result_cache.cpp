@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include "config/config.hpp"
 
 namespace hcc::rewriter {
 
@@ -271,8 +272,7 @@ void ResultCache::store(const std::string &key, const Result &r) const {
 }
 
 void ResultCache::evictIfLarge() const {
-  uint64_t max_mb = 512;
-  if (const char *m = std::getenv("HCC_CACHE_MAX_MB"); m && *m) max_mb = std::strtoull(m, nullptr, 10);
+  const uint64_t max_mb = uint64_t(hcc::config::number("HCC_CACHE_MAX_MB", "using 512").value_or(512));
   const uint64_t limit = max_mb << 20;
   struct Entry {
     CacheDir dir;

@@ -32,6 +32,7 @@
 #include "process.hpp"
 #include "response_file.hpp"
 #include "sanitizer_flags.hpp"
+#include "config/config.hpp"
 
 #ifndef HCC_VERSION_STRING
 #define HCC_VERSION_STRING "unknown"
@@ -68,7 +69,7 @@ int exec_compiler(const std::vector<std::string> &cmd, bool verbose) {
 }
 
 std::vector<std::string> instrumentor_command(const Layout &layout) {
-  const char *env = std::getenv("HCC_INSTRUMENTOR");
+  const char *env = config::text("HCC_INSTRUMENTOR");
   std::vector<std::string> cmd = env ? split_command(env) : std::vector<std::string>{};
   if (cmd.empty()) return {layout.instrumentor};
   if (auto p = find_program(cmd[0], "")) cmd[0] = *p;
@@ -78,8 +79,8 @@ std::vector<std::string> instrumentor_command(const Layout &layout) {
 // The instrumentation server's line of --hcc-show-config: whether compiles
 // use it, its socket, and whether one is up there now.
 std::string server_state(const Layout &layout) {
-  if (std::getenv("HCC_INSTRUMENTOR")) return "not used (HCC_INSTRUMENTOR names another instrumentor)";
-  if (switched_off(std::getenv("HCC_SERVER"))) return "off (HCC_SERVER)";
+  if (config::text("HCC_INSTRUMENTOR")) return "not used (HCC_INSTRUMENTOR names another instrumentor)";
+  if (switched_off("HCC_SERVER")) return "off (HCC_SERVER)";
   char tool[PATH_MAX];
   const std::string socket = ::realpath(layout.instrumentor.c_str(), tool) ? server::socketPath(tool) : "";
   if (socket.empty()) return "off (no private directory for its socket)";
@@ -107,7 +108,7 @@ void show_config(const Layout &layout, const CompilerChoice &choice, bool off,
   std::string s = "hcc " HCC_VERSION_STRING "\n";
   s += "prefix:       " + layout.prefix + "\n";
   s += "executable:   " + layout.executable + "\n";
-  const char *env_instr = std::getenv("HCC_INSTRUMENTOR");
+  const char *env_instr = config::text("HCC_INSTRUMENTOR");
   if (env_instr && !split_command(env_instr).empty())
     s += "instrumentor: " + shell_command(instrumentor_command(layout)) + " (from HCC_INSTRUMENTOR)\n";
   else
@@ -303,7 +304,7 @@ int instrumented_compile(const std::vector<std::string> &compiler,
 
   // The instrumentation server runs our own tool only, not a stand-in named
   // by HCC_INSTRUMENTOR.
-  const bool use_server = !std::getenv("HCC_INSTRUMENTOR") && !switched_off(std::getenv("HCC_SERVER"));
+  const bool use_server = !config::text("HCC_INSTRUMENTOR") && !switched_off("HCC_SERVER");
 
   // One source to one object: the compiler may start on the source's
   // leading system headers while the instrumentor parses (early_start.hpp).
@@ -487,7 +488,7 @@ int run_driver(int argc, char **argv) {
     raw = args;
   }
 
-  const char *depth_env = std::getenv("HCC_DRIVER_DEPTH");
+  const char *depth_env = config::text("HCC_DRIVER_DEPTH");
   int depth = depth_env ? std::atoi(depth_env) : 0;
   if (depth >= kMaxNesting) {
     print_error("hcc keeps calling itself through the compiler it runs; check HCC_COMPILER, "
@@ -495,8 +496,7 @@ int run_driver(int argc, char **argv) {
     return 2;
   }
 
-  const char *wrapper_env = std::getenv("HCC_WRAPPER");
-  const bool env_off = switched_off(wrapper_env);
+  const bool env_off = switched_off("HCC_WRAPPER");
   const bool off = opts.off || env_off;
 
   const std::string self = self_executable(argc > 0 ? argv[0] : nullptr);
@@ -514,7 +514,7 @@ int run_driver(int argc, char **argv) {
 
   // Prefix mode looks at the arguments as typed: a compiler named inside a
   // response file is not a prefix (and its @file must stay in place).
-  CompilerChoice choice = choose_explicit(opts.compiler, std::getenv("HCC_COMPILER"), raw, self);
+  CompilerChoice choice = choose_explicit(opts.compiler, config::text("HCC_COMPILER"), raw, self);
   if (choice.taken_args > 0) {
     auto n = static_cast<std::ptrdiff_t>(choice.taken_args);
     args.erase(args.begin(), args.begin() + n);

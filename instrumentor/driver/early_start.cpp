@@ -13,6 +13,7 @@
 #include "log.hpp"
 #include "options.hpp"
 #include "paths.hpp"
+#include "config/config.hpp"
 
 namespace hcc::driver {
 namespace {
@@ -166,7 +167,7 @@ size_t leading_system_includes(std::string_view text, const std::vector<std::str
 std::string early_start_obstacle(const std::vector<std::string> &args, const CommandLine &cl,
                                  const std::string &source_path, std::string_view source_text,
                                  CompilerFamily family, bool headers_instrumented) {
-  if (switched_off(std::getenv("HCC_EARLY_START"))) return "HCC_EARLY_START is off";
+  if (switched_off("HCC_EARLY_START")) return "HCC_EARLY_START is off";
   if (family == CompilerFamily::Other) return "the compiler is not known to be GCC or Clang";
   if (!cl.compile_only || cl.assemble_only || cl.preprocess_only || cl.syntax_only || cl.deps_only)
     return "not a compile to an object file";

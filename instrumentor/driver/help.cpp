@@ -4,7 +4,7 @@ namespace hcc::driver {
 
 // Kept to 40 lines (tests/driver checks): the full references are the
 // README's tables and `hcc-report --help`. Every option here is one
-// take_hcc_options accepts, every variable one runtime/core/env.cpp knows
+// take_hcc_options accepts, every variable one the configuration table (config/) knows
 // (also checked by the test).
 const std::string &hcc_help_text() {
   static const std::string text =

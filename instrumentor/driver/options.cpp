@@ -1,6 +1,7 @@
 #include "options.hpp"
 
 #include <cctype>
+#include "config/config.hpp"
 
 namespace hcc::driver {
 
@@ -129,12 +130,6 @@ std::vector<std::string> split_command(std::string_view cmd) {
   return words;
 }
 
-bool switched_off(const char *env_value) {
-  if (!env_value) return false;
-  std::string v;
-  for (const char *p = env_value; *p; ++p)
-    v += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
-  return v == "off" || v == "0" || v == "no" || v == "false";
-}
+bool switched_off(const char *name) { return !config::flag(name, "using on", true); }
 
 }  // namespace hcc::driver

@@ -43,9 +43,10 @@ std::vector<std::string> split_patterns(std::string_view list);
 // documented form of HCC_COMPILER/--hcc-compiler is a plain word list.
 std::vector<std::string> split_command(std::string_view cmd);
 
-// HCC_WRAPPER, HCC_SERVER: "off", "0", "no", "false" (any case) switch the
-// wrapper, the instrumentation server off; unset, empty or anything else
-// leaves them on.
-bool switched_off(const char *env_value);
+// Whether the switch `name` (HCC_WRAPPER, HCC_SERVER, HCC_EARLY_START) is
+// off in the environment, in the one vocabulary (config/switch_words.cpp):
+// off/0/no/false, any case. Unset or empty leaves it on; another word is
+// reported ("hcc: error: NAME='x' is not on, off, ...; using on") and leaves it on.
+bool switched_off(const char *name);
 
 }  // namespace hcc::driver

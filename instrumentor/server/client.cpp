@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include "config/config.hpp"
 
 extern char **environ;
 
@@ -44,13 +45,8 @@ bool privateDirectory(const std::string &dir) {
 }  // namespace
 
 int serverIdleSeconds() {
-  const char *v = std::getenv("HCC_SERVER_IDLE");
-  if (v && *v) {
-    char *end = nullptr;
-    long n = std::strtol(v, &end, 10);
-    if (*end == '\0' && n > 0 && n <= 86400) return static_cast<int>(n);
-  }
-  return 120;
+  // Silent on a bad value (the server's stderr is often nobody's): 120 s.
+  return static_cast<int>(hcc::config::number("HCC_SERVER_IDLE", nullptr).value_or(120));
 }
 
 std::string socketPath(const std::string &tool) {

@@ -1,8 +1,7 @@
 // hcc runtime — HCC_* parsing (see env.hpp).
 //
-// To add a variable: add one row to kVariables (name, default shown in
-// messages, purpose, and a parser that stores into Settings, or nullptr when
-// another part of hcc reads it). Everything else follows from the table.
+// The known names are config/'s table (each part declares its own in its
+// env_vars.def); the ones that go into Settings are parsed here (kParsers).
 #include "env.hpp"
 
 #include <unistd.h>
@@ -12,6 +11,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+
+#include "config/config.hpp"
 
 namespace hcc::rt {
 
@@ -19,13 +21,6 @@ namespace {
 
 // Returns "" when `value` is accepted, else the reason ("is not ...").
 using Parser = std::string (*)(const char *value, Settings &s);
-
-struct Variable {
-  const char *name;
-  const char *default_text;
-  const char *purpose;
-  Parser parse;  // nullptr: known, but read by another part of hcc
-};
 
 bool parse_uint(const char *v, unsigned long long max, unsigned long long &out) {
   if (*v < '0' || *v > '9') return false;  // no sign, no blanks
@@ -57,26 +52,16 @@ std::string parse_max_depth(const char *v, Settings &s) {
   return "";
 }
 
-std::string parse_signals(const char *v, Settings &s) {
-  if (std::strcmp(v, "0") == 0) s.signals = false;
-  else if (std::strcmp(v, "1") == 0) s.signals = true;
-  else return "is not 0 or 1";
+// The one on/off vocabulary (config/switch_words.cpp).
+std::string parse_switch_into(const char *v, bool &out) {
+  const std::optional<bool> on = config::parse_switch(v);
+  if (!on) return std::string("is not ") + config::switch_words();
+  out = *on;
   return "";
 }
-
-std::string parse_overwrite(const char *v, Settings &s) {
-  if (std::strcmp(v, "0") == 0) s.overwrite = false;
-  else if (std::strcmp(v, "1") == 0) s.overwrite = true;
-  else return "is not 0 or 1";
-  return "";
-}
-
-std::string parse_cfg(const char *v, Settings &s) {
-  if (std::strcmp(v, "on") == 0 || std::strcmp(v, "1") == 0) s.cfg = true;
-  else if (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0) s.cfg = false;
-  else return "is not on or off";
-  return "";
-}
+std::string parse_signals(const char *v, Settings &s) { return parse_switch_into(v, s.signals); }
+std::string parse_overwrite(const char *v, Settings &s) { return parse_switch_into(v, s.overwrite); }
+std::string parse_cfg(const char *v, Settings &s) { return parse_switch_into(v, s.cfg); }
 
 std::string parse_clock(const char *v, Settings &s) {
   if (std::strcmp(v, "auto") == 0) s.clock = ClockRequest::Auto;
@@ -86,53 +71,17 @@ std::string parse_clock(const char *v, Settings &s) {
   return "";
 }
 
-// THE table of HCC_* names. Unknown HCC_* variables draw a warning.
-const Variable kVariables[] = {
-    {"HCC_OUTPUT_DIR", "a new ./hcc-<program>-<date>_<time>", "directory for profile.cubex and summary.txt (created; an earlier run's profile there is kept, this run's goes beside it as profile-N.cubex)", parse_output_dir},
-    {"HCC_OVERWRITE", "0", "1: replace the profile an earlier run left in HCC_OUTPUT_DIR instead of writing beside it", parse_overwrite},
-    {"HCC_VERBOSE", "1", "0: silent unless something fails; 1: one line naming the profile; 2: details", parse_verbose},
-    {"HCC_MAX_DEPTH", "1024", "deepest call path recorded; deeper calls go to one artificial node", parse_max_depth},
-    {"HCC_SIGNALS", "1", "0: do not install the write-the-profile-on-fatal-signal handlers", parse_signals},
-    {"HCC_CLOCK", "auto", "auto, tsc or monotonic", parse_clock},
-    {"HCC_CFG", "on", "off: keep no predecessor lists (control flow, hcc-report --cfg); on: count per call path and thread which call path ran just before", parse_cfg},
-    // Read by the counter service (runtime/counters), which validates them itself.
-    {"HCC_METRICS", "(none: time and visits only)", "comma-separated PAPI preset or native event names (perf:: events also without PAPI) counted per call path", nullptr},
-    {"HCC_METRICS_SOURCE", "auto", "auto: PAPI, else perf_event_open directly; papi or perf: only that source", nullptr},
-    {"HCC_METRICS_MULTIPLEX", "0", "1: multiplex the HCC_METRICS events (values become estimates)", nullptr},
-    {"HCC_METRICS_STRICT", "0", "1: a bad HCC_METRICS event stops the program (exit status 1) at its first event", nullptr},
-    // Read by the tracer (runtime/trace) and the snapshot writer (runtime/snapshot), which validate them.
-    {"HCC_TRACE", "0", "1: write an OTF2 trace (traces.otf2, traces.def, traces/) next to the profile", nullptr},
-    {"HCC_TRACE_BUFFER", "4M", "event buffer per thread (bytes, or with K/M/G); flushed to disk when full", nullptr},
-    {"HCC_TRACE_SELECT", "(none: every region)", "comma-separated regions: trace only inside the call subtrees they start", nullptr},
-    // Read by gmon_out.cpp at the end of the run, which reports a bad value itself.
-    {"HCC_GPROF", "0", "1: also write gmon.out (gmon.out.rank-<r> per MPI rank) for GNU gprof: our call counts and exclusive times", nullptr},
-    {"HCC_SNAPSHOT", "(off)", "SECONDS: write snapshot.cubex, the profile so far, every SECONDS while the program runs", nullptr},
-    // Read by the sampler (runtime/sampling), which validates them.
-    {"HCC_SAMPLING", "off", "on (200 Hz), off, or a rate in Hz (1..10000): sample every thread's call path on its CPU time, unwinding below the innermost instrumented function", nullptr},
-    {"HCC_MPI_UNWIND", "on", "with HCC_SAMPLING: on, off or exclude:MPI_Send,...: MPI calls find their caller's call path by unwinding from the wrapper", nullptr},
-    // Read by the MPI wrappers (libhcc_mpi.so, wrappers/).
-    {"HCC_MPI_GROUPS", "DEFAULT", "MPI function groups measured (CG COLL ENV ERR EXT IO MISC P2P RMA SPAWN TOPO TYPE XNONBLOCK XREQTEST, ALL, DEFAULT, -GROUP)", nullptr},
-    // Read by the selective-measurement service (selection.cpp), which reports bad values itself.
-    {"HCC_FILTER", "(none)", "TAU select file, Score-P filter file or hcc filter: excluded regions are not recorded", nullptr},
-    {"HCC_INCLUDE", "(none)", "comma-separated name patterns (* ?): record only regions they match", nullptr},
-    {"HCC_EXCLUDE", "(none)", "comma-separated name patterns (* ?): do not record regions they match", nullptr},
-    {"HCC_SELECT", "(none)", "comma-separated regions: record only inside the call subtrees they start", nullptr},
-    {"HCC_PRUNE", "(none)", "comma-separated regions: record them, but nothing called below them", nullptr},
-    {"HCC_THROTTLE", "(off)", "CALLS:USEC: stop recording a region after CALLS calls if its mean time per call is under USEC", nullptr},
-    // Read by the `hcc` compiler driver, not by the runtime.
-    {"HCC_COMPILER", "(by source language)", "compiler under hcc (driver)", nullptr},
-    {"HCC_WRAPPER", "on", "off: hcc passes everything through (driver)", nullptr},
-    {"HCC_INSTRUMENTOR", "(installed)", "command that rewrites sources (driver)", nullptr},
-    {"HCC_CACHE", "on", "off: hcc-instrument neither reads nor writes its result cache (driver)", nullptr},
-    {"HCC_CACHE_DIR", "$XDG_CACHE_HOME/hcc or ~/.cache/hcc", "where hcc-instrument caches rewritten files (driver)", nullptr},
-    {"HCC_CACHE_MAX_MB", "(see instrumentor/README.md)", "size bound of hcc-instrument's result cache (driver)", nullptr},
-    {"HCC_SERVER", "on", "off: hcc starts hcc-instrument for every file instead of using its instrumentation server (driver)", nullptr},
-    {"HCC_SERVER_IDLE", "120", "seconds without a request after which the instrumentation server ends (driver)", nullptr},
-    {"HCC_DRIVER_DEPTH", "0", "nesting guard the driver sets for the compiler it runs (driver)", nullptr},
-    // Read by the build and test scripts; often exported in a developer's shell.
-    {"HCC_BUILD_DIR", "./build", "build tree of scripts/build.sh and scripts/test.sh", nullptr},
-    {"HCC_PREFIX", "./install", "install prefix of scripts/build.sh", nullptr},
-    {"HCC_CUBELIB_BIN", "(none)", "CubeLib tools for the CUBE compatibility tests", nullptr},
+// The variables that go into Settings. Every other HCC_* name is in the
+// table (config/, rows in each part's env_vars.def) and read by its part.
+struct SettingsParser {
+  const char *name;
+  Parser parse;
+};
+const SettingsParser kParsers[] = {
+    {"HCC_OUTPUT_DIR", parse_output_dir}, {"HCC_OVERWRITE", parse_overwrite},
+    {"HCC_VERBOSE", parse_verbose},       {"HCC_MAX_DEPTH", parse_max_depth},
+    {"HCC_SIGNALS", parse_signals},       {"HCC_CLOCK", parse_clock},
+    {"HCC_CFG", parse_cfg},
 };
 
 size_t edit_distance(const std::string &a, const std::string &b) {
@@ -169,32 +118,33 @@ EnvResult parse_environment(const char *const *envp) {
     if (!eq) continue;
     std::string name(entry, eq);
     const char *value = eq + 1;
-    const Variable *known = nullptr;
-    for (const Variable &v : kVariables)
-      if (name == v.name) known = &v;
+    const config::Variable *known = config::find(name);
     if (!known) {
       std::string msg = "hcc: warning: unknown environment variable " + name + " ignored";
-      const Variable *best = nullptr;
+      const config::Variable *best = nullptr;
       size_t best_d = 3;  // suggest only close names
-      for (const Variable &v : kVariables) {
-        size_t d = edit_distance(name, v.name);
-        if (d < best_d) best_d = d, best = &v;
+      for (const config::Variable *v = config::table_begin(); v != config::table_end(); ++v) {
+        size_t d = edit_distance(name, v->name);
+        if (d < best_d) best_d = d, best = v;
       }
       if (best) msg += std::string(" (did you mean ") + best->name + "?)";
       r.messages.push_back(msg);
       continue;
     }
-    if (!known->parse) continue;
-    std::string why = known->parse(value, r.settings);
-    if (!why.empty())
-      r.messages.push_back("hcc: error: " + name + "='" + value + "' " + why + "; using " + known->default_text);
+    for (const SettingsParser &p : kParsers) {
+      if (name != p.name) continue;
+      std::string why = p.parse(value, r.settings);
+      if (!why.empty())
+        r.messages.push_back("hcc: error: " + name + "='" + value + "' " + why + "; using " + known->default_text);
+    }
   }
   return r;
 }
 
 std::vector<KnownVariable> known_variables() {
   std::vector<KnownVariable> out;
-  for (const Variable &v : kVariables) out.push_back({v.name, v.default_text, v.purpose});
+  for (const config::Variable *v = config::table_begin(); v != config::table_end(); ++v)
+    out.push_back({v->name, v->default_text, v->doc});
   return out;
 }
 

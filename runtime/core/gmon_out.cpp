@@ -28,6 +28,7 @@
 #include "output.hpp"
 #include "safe_path.hpp"
 #include "thread_state.hpp"
+#include "config/config.hpp"
 
 namespace hcc::rt {
 
@@ -150,11 +151,7 @@ std::string publish(const std::string &bytes, std::string &error) {
 }
 
 bool requested() {
-  const char *v = std::getenv("HCC_GPROF");
-  if (!v || !*v || std::strcmp(v, "0") == 0) return false;
-  if (std::strcmp(v, "1") == 0) return true;
-  std::fprintf(stderr, "hcc: error: HCC_GPROF='%s' is not 0 or 1; no gmon.out written\n", v);
-  return false;
+  return config::flag("HCC_GPROF", "no gmon.out written");
 }
 
 void write_gmon(const profile::Profile &p) {

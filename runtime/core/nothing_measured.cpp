@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include "config/config.hpp"
 
 namespace hcc::rt {
 
@@ -30,7 +31,7 @@ extern "C" __attribute__((weak, visibility("default"))) const char __hcc_linked_
 bool linked_by_hcc() noexcept { return &__hcc_linked_by_hcc != nullptr; }
 
 void note_nothing_measured() noexcept {
-  const char *v = std::getenv("HCC_VERBOSE");
+  const char *v = config::text("HCC_VERBOSE");
   if (v && std::strcmp(v, "0") == 0) return;
   const int saved = errno;
   if (linked_by_hcc()) {

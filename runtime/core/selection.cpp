@@ -22,6 +22,7 @@
 #include "hcc/region.h"
 #include "metrics.hpp"
 #include "thread_state.hpp"
+#include "config/config.hpp"
 
 namespace hcc::rt {
 
@@ -49,8 +50,8 @@ std::mutex g_throttle_lock;
 std::string *g_throttled_text = nullptr;  // "name (after N calls, X us/call); ..."
 
 filter::Filter *names_filter(const char *var) {
-  const char *v = std::getenv(var);
-  if (!v || !*v) return nullptr;
+  const char *v = config::nonempty(var);
+  if (!v) return nullptr;
   auto *f = new filter::Filter;
   std::string error;
   for (const std::string &n : split_list(v))
@@ -90,15 +91,15 @@ bool selection_init() {
   auto *f = new filter::Filter;
   std::string error;
   bool ok = true;
-  if (const char *v = std::getenv("HCC_FILTER"); v && *v) {
+  if (const char *v = config::nonempty("HCC_FILTER")) {
     if (!f->add_file(v, error)) {
       std::fprintf(stderr, "hcc: error: HCC_FILTER=%s: %s; running unfiltered\n", v, error.c_str());
       ok = false;
     }
   }
   for (const char *var : {"HCC_INCLUDE", "HCC_EXCLUDE"}) {
-    const char *v = std::getenv(var);
-    if (!ok || !v || !*v) continue;
+    const char *v = config::nonempty(var);
+    if (!ok || !v) continue;
     for (const std::string &p : split_list(v))
       if (ok && !(var[4] == 'I' ? f->add_include(p, error) : f->add_exclude(p, error))) {
         std::fprintf(stderr, "hcc: error: %s: %s; running unfiltered\n", var, error.c_str());
@@ -110,7 +111,7 @@ bool selection_init() {
 
   g_select = names_filter("HCC_SELECT");
   g_prune = names_filter("HCC_PRUNE");
-  if (const char *v = std::getenv("HCC_THROTTLE"); v && *v) {
+  if (const char *v = config::nonempty("HCC_THROTTLE")) {
     const std::string bad = parse_throttle(v);
     if (bad.empty()) {
       g_throttle = true;
@@ -126,9 +127,9 @@ bool selection_init() {
     void *m = mmap(nullptr, kMaxFlagged, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     g_flags = m == MAP_FAILED ? nullptr : static_cast<uint8_t *>(m);
   }
-  if (const char *v = std::getenv("HCC_FILTER"); v && *v && g_filter) set_profile_attr("hcc.filter", v);
-  if (const char *v = std::getenv("HCC_SELECT"); v && *v && g_select) set_profile_attr("hcc.select", v);
-  if (const char *v = std::getenv("HCC_PRUNE"); v && *v && g_prune) set_profile_attr("hcc.prune", v);
+  if (const char *v = config::nonempty("HCC_FILTER"); v && g_filter) set_profile_attr("hcc.filter", v);
+  if (const char *v = config::nonempty("HCC_SELECT"); v && g_select) set_profile_attr("hcc.select", v);
+  if (const char *v = config::nonempty("HCC_PRUNE"); v && g_prune) set_profile_attr("hcc.prune", v);
   // Select, prune and throttle decide per event: every event takes the
   // general paths then (event_services.hpp).
   return g_selective;

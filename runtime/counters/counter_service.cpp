@@ -31,6 +31,7 @@
 #include "core/metrics.hpp"
 #include "core/thread_state.hpp"
 #include "counters/source.hpp"
+#include "config/config.hpp"
 
 namespace hcc::rt::counters {
 namespace {
@@ -88,13 +89,7 @@ void error_line(const std::string &what) {
   if (g_strict) _exit(1);
 }
 
-bool flag(const char *var) {
-  const char *v = std::getenv(var);
-  if (!v || !*v || std::strcmp(v, "0") == 0) return false;
-  if (std::strcmp(v, "1") == 0) return true;
-  std::fprintf(stderr, "hcc: error: %s='%s' is not 0 or 1; using 0\n", var, v);
-  return false;
-}
+bool flag(const char *var) { return config::flag(var, "using 0"); }
 
 // The HCC_METRICS list; a name listed twice is counted once.
 std::vector<std::string> event_names(const char *spec) {
@@ -131,7 +126,7 @@ std::string alternatives(const std::vector<Candidate> &cands) {
 
 // HCC_METRICS_SOURCE: auto (PAPI first, then perf_event_open), papi, perf.
 bool source_choice(bool *papi, bool *perf) {
-  const char *v = std::getenv("HCC_METRICS_SOURCE");
+  const char *v = config::text("HCC_METRICS_SOURCE");
   *papi = *perf = true;
   if (!v || !*v || std::strcmp(v, "auto") == 0) return true;
   if (std::strcmp(v, "papi") == 0) *perf = false;
@@ -147,7 +142,7 @@ bool source_choice(bool *papi, bool *perf) {
 void on_fork_child();
 
 bool service_init() {
-  const char *spec = std::getenv("HCC_METRICS");
+  const char *spec = config::text("HCC_METRICS");
   g_strict = flag("HCC_METRICS_STRICT");
   const bool multiplex = flag("HCC_METRICS_MULTIPLEX");
   bool use_papi, use_perf;

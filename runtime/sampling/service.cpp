@@ -37,6 +37,7 @@
 #include "core/thread_state.hpp"
 #include "sampling/paths.hpp"
 #include "sampling/sampling.hpp"
+#include "config/config.hpp"
 
 namespace hcc::rt::sampling {
 
@@ -60,12 +61,13 @@ std::vector<Buffer *> &buffers() {
   return *v;
 }
 
-bool is_off(const char *v) { return !v || !*v || std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0; }
+// The switch words (config/switch_words.cpp): off/0/no/false, on/1/yes/true.
+bool is_off(const char *v) { return !v || !*v || config::parse_switch(v) == false; }
 
 // The rate HCC_SAMPLING asks for; 0 for off and for a bad value.
 unsigned rate_of(const char *v) {
   if (is_off(v)) return 0;
-  if (std::strcmp(v, "on") == 0 || std::strcmp(v, "1") == 0) return kDefaultHz;
+  if (config::parse_switch(v) == true) return kDefaultHz;
   char *end = nullptr;
   unsigned long hz = std::strtoul(v, &end, 10);
   if (*v >= '0' && *v <= '9' && end && *end == '\0' && hz >= 1 && hz <= 10000) return unsigned(hz);
@@ -182,8 +184,9 @@ bool g_mpi_unwind = true;
 std::vector<std::string> *g_mpi_excluded = nullptr;
 
 void parse_mpi_unwind(const char *v) {
-  if (!v || !*v || std::strcmp(v, "on") == 0) return;
-  if (std::strcmp(v, "off") == 0) {
+  const std::optional<bool> on = config::parse_switch(v);
+  if (!v || !*v || on == true) return;
+  if (on == false) {
     g_mpi_unwind = false;
   } else if (std::strncmp(v, "exclude:", 8) == 0) {
     g_mpi_excluded = new std::vector<std::string>(split_list(v + 8));
@@ -194,8 +197,8 @@ void parse_mpi_unwind(const char *v) {
 }
 
 bool init() {
-  parse_mpi_unwind(std::getenv("HCC_MPI_UNWIND"));
-  g_hz = parse_rate(std::getenv("HCC_SAMPLING"));
+  parse_mpi_unwind(config::text("HCC_MPI_UNWIND"));
+  g_hz = parse_rate(config::text("HCC_SAMPLING"));
   if (!g_hz) return false;
   g_signal = pick_signal();
   if (!g_signal) {
@@ -360,7 +363,7 @@ __attribute__((constructor)) static void hcc_sampling_start_at_load() {
   using namespace hcc::rt;
   if (!linked_by_hcc() || t_state) return;
   // A bad value is reported at start-up as before, and starts nothing here.
-  if (sampling::rate_of(std::getenv("HCC_SAMPLING")) == 0) return;
+  if (sampling::rate_of(hcc::config::text("HCC_SAMPLING")) == 0) return;
   // With hcc's MPI wrappers, MPI_Init starts the runtime (after the wrappers
   // registered their metrics, for which a started runtime has no room).
   Dl_info where;

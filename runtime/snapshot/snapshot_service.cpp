@@ -49,6 +49,7 @@
 #include "core/safe_path.hpp"
 #include "core/service.hpp"
 #include "core/cubex_writer.hpp"
+#include "config/config.hpp"
 
 namespace hcc::rt::snapshot {
 
@@ -162,15 +163,12 @@ void after_fork_child() {
 }
 
 bool init() {
-  const char *v = std::getenv("HCC_SNAPSHOT");
-  if (!v || !*v || std::strcmp(v, "0") == 0) return false;
-  char *end = nullptr;
-  double s = std::strtod(v, &end);
-  if (end == v || *end != '\0' || !(s >= 0.01) || !(s <= 86400)) {
-    std::fprintf(stderr, "hcc: error: HCC_SNAPSHOT='%s' is not a number of seconds from 0.01 to 86400; no snapshots\n", v);
-    return false;
-  }
-  g_period = s;
+  // 0 (or another word for off) means none; the range is the table's.
+  const char *v = config::nonempty("HCC_SNAPSHOT");
+  if (!v || config::parse_switch(v) == false) return false;
+  const std::optional<double> s = config::number("HCC_SNAPSHOT", "no snapshots");
+  if (!s) return false;
+  g_period = *s;
   g_start_ns = monotonic_ns();
   pthread_condattr_t ca;
   pthread_condattr_init(&ca);

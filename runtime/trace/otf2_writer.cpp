@@ -45,6 +45,7 @@
 #include "trace/wire.hpp"
 #include "trace/collectives.hpp"
 #include "trace/event_converter.hpp"
+#include "config/config.hpp"
 
 #ifndef HCC_VERSION
 #define HCC_VERSION "unknown"
@@ -397,7 +398,7 @@ void write_archive(const Coll &c, const std::string &problem_in, std::string nam
         std::snprintf(buf, sizeof buf, " (%.3f s)", total_flush_sec);
         text += buf;
       }
-      if (const char *sel = std::getenv("HCC_TRACE_SELECT"); sel && *sel)
+      if (const char *sel = config::nonempty("HCC_TRACE_SELECT"))
         text += "; HCC_TRACE_SELECT=" + std::string(sel);
       if (rc != OTF2_SUCCESS) text += "; closing the archive failed: " + otf2::error_text(api, rc);
       set_profile_attr("hcc.trace", text);

@@ -9,13 +9,14 @@
 #include "core/event_services.hpp"
 #include "core/metrics.hpp"
 #include "core/service.hpp"
+#include "config/config.hpp"
 
 namespace hcc::rt::trace {
 namespace {
 
 bool service_init() {
-  const char *v = std::getenv("HCC_TRACE");
-  if (v && std::strcmp(v, "1") == 0) {
+  // A bad value is not reported here: nothing would trace either way.
+  if (config::parse_switch(config::text("HCC_TRACE")).value_or(false)) {
     std::fprintf(stderr, "hcc: error: HCC_TRACE=1: this hcc was built without OTF2 (libotf2-trace-dev); not tracing\n");
     set_profile_attr("hcc.trace", "not written: hcc was built without OTF2");
   }

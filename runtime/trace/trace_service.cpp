@@ -48,14 +48,13 @@
 #include "otf2_api/otf2_api.hpp"
 #include "trace/otf2_writer.hpp"
 #include "trace/trace_state.hpp"
+#include "config/config.hpp"
 
 namespace hcc::rt::trace {
 
 namespace {
 
 constexpr uint64_t kDefaultBuffer = 4u << 20;  // 4 MiB = 262144 records per thread
-constexpr uint64_t kMinBuffer = 1024;          // 64 records
-constexpr uint64_t kMaxBuffer = 1ull << 32;    // 4 GiB
 
 bool g_requested = false;                 // HCC_TRACE=1
 std::string *g_problem = nullptr;         // why a requested trace cannot be written ("" = none)
@@ -89,23 +88,6 @@ __thread TraceThread *t_tt;  // initial-exec like all of libhcc; only on the gen
 
 // --- settings ---------------------------------------------------------------
 
-// "4M", "512K", "1G", "65536": bytes.
-bool parse_size(const char *v, uint64_t &out) {
-  char *end = nullptr;
-  errno = 0;
-  if (*v < '0' || *v > '9') return false;
-  unsigned long long n = std::strtoull(v, &end, 10);
-  if (errno) return false;
-  uint64_t mult = 1;
-  if (*end == 'K' || *end == 'k') mult = 1ull << 10, ++end;
-  else if (*end == 'M' || *end == 'm') mult = 1ull << 20, ++end;
-  else if (*end == 'G' || *end == 'g') mult = 1ull << 30, ++end;
-  if (*end == 'B' || *end == 'b') ++end;
-  if (*end != '\0' || n > kMaxBuffer / mult) return false;
-  out = n * mult;
-  return true;
-}
-
 void on_fork_child() {
   // The child's buffers hold its parent's records: it writes no trace (the
   // parent's archive has everything up to the fork). No locks here.
@@ -114,23 +96,14 @@ void on_fork_child() {
 }
 
 bool service_init() {
-  const char *v = std::getenv("HCC_TRACE");
-  if (!v || !*v || std::strcmp(v, "0") == 0) return false;
-  if (std::strcmp(v, "1") != 0) {
-    std::fprintf(stderr, "hcc: error: HCC_TRACE='%s' is not 0 or 1; not tracing\n", v);
-    return false;
-  }
+  if (!config::flag("HCC_TRACE", "not tracing")) return false;
   g_requested = true;
   g_problem = new std::string;
-  if (const char *b = std::getenv("HCC_TRACE_BUFFER"); b && *b) {
-    uint64_t bytes = 0;
-    if (!parse_size(b, bytes) || bytes < kMinBuffer)
-      std::fprintf(stderr,
-                   "hcc: error: HCC_TRACE_BUFFER='%s' is not a size from 1K to 4G (bytes, or with K, M, G); using 4M\n", b);
-    else
-      g_cap = uint32_t(bytes / sizeof(Record));
-  }
-  if (const char *s = std::getenv("HCC_TRACE_SELECT"); s && *s) {
+  // The range is the table's (env_vars.def): 1K (64 records) to 4G, whose
+  // record count still fits the uint32_t capacity. A bad size keeps 4M.
+  if (const std::optional<double> bytes = config::number("HCC_TRACE_BUFFER", "using 4M"))
+    g_cap = uint32_t(uint64_t(*bytes) / sizeof(Record));
+  if (const char *s = config::nonempty("HCC_TRACE_SELECT")) {
     auto *f = new filter::Filter;
     std::string error;
     for (const std::string &n : split_list(s)) f->add_include(n, error);

@@ -1,5 +1,6 @@
 // The driver's own --hcc-* options, HCC_WRAPPER values, link flags and path
 // helpers.
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 #include "link_flags.hpp"
@@ -77,16 +78,24 @@ TEST(HccOptions, CompilerNeedsAValue) {
   }
 }
 
+// The driver's switches (HCC_WRAPPER, HCC_SERVER, HCC_EARLY_START) speak
+// the one vocabulary; unset, empty and unknown words leave them on.
 TEST(HccOptions, WrapperSwitch) {
-  EXPECT_TRUE(switched_off("off"));
-  EXPECT_TRUE(switched_off("OFF"));
-  EXPECT_TRUE(switched_off("0"));
-  EXPECT_TRUE(switched_off("no"));
-  EXPECT_TRUE(switched_off("false"));
-  EXPECT_FALSE(switched_off(nullptr));
-  EXPECT_FALSE(switched_off(""));
-  EXPECT_FALSE(switched_off("on"));
-  EXPECT_FALSE(switched_off("1"));
+  auto off_with = [](const char *value) {
+    if (value) ::setenv("HCC_WRAPPER", value, 1);
+    else ::unsetenv("HCC_WRAPPER");
+    const bool off = switched_off("HCC_WRAPPER");
+    ::unsetenv("HCC_WRAPPER");
+    return off;
+  };
+  for (const char *w : {"off", "OFF", "0", "no", "No", "false", "FALSE"}) EXPECT_TRUE(off_with(w)) << w;
+  for (const char *w : {"on", "1", "yes", "true", "TRUE"}) EXPECT_FALSE(off_with(w)) << w;
+  EXPECT_FALSE(off_with(nullptr));
+  EXPECT_FALSE(off_with(""));
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(off_with("maybe"));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "hcc: error: HCC_WRAPPER='maybe' is not on, off, 1, 0, yes, no, true or false; using on\n");
 }
 
 TEST(LinkFlags, RuntimeAndRpath) {

@@ -180,9 +180,11 @@ TEST(GprofView, BadHccGprofValueWritesNoGmonOut) {
   RunResult r = run(shell_quote(hcc_bin()) + " -O1 " + shell_quote(programs_dir() + "/gprof_callgraph.c") + " -o " +
                     shell_quote(exe));
   ASSERT_EQ(r.status, 0) << r.err;
-  r = run("HCC_GPROF=yes HCC_OUTPUT_DIR=" + shell_quote(dir + "/out") + " " + shell_quote(exe));
+  r = run("HCC_GPROF=2 HCC_OUTPUT_DIR=" + shell_quote(dir + "/out") + " " + shell_quote(exe));
   EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.err.find("HCC_GPROF='yes' is not 0 or 1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hcc: error: HCC_GPROF='2' is not on, off, 1, 0, yes, no, true or false; no gmon.out written\n"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/out/gmon.out"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/out/profile.cubex"));
 }

@@ -27,7 +27,9 @@ $cxx $flags -I"$cube" -I"$text" -I"$views" -I"$out/generated" -I/usr/include/lib
 $cxx $flags -I"$top" -I"$top/filter" "$here/filter_parser.cpp" "$top/filter/filter.cpp" "$top/io/regular_file.cpp" \
   -o "$out/filter_parser"
 # shellcheck disable=SC2086
-$cxx $flags -I"$top/runtime" "$here/env_parser.cpp" "$top/runtime/core/env.cpp" -o "$out/env_parser"
+# env.cpp checks names against the configuration table (config/).
+$cxx $flags -I"$top" -I"$top/runtime" "$here/env_parser.cpp" "$top/runtime/core/env.cpp" "$top/config/table.cpp" \
+  "$top/config/switch_words.cpp" -o "$out/env_parser"
 # shellcheck disable=SC2086
 $cxx $flags -I"$top" -I"$top/instrumentor/driver" "$here/driver_args.cpp" "$top/instrumentor/driver/args.cpp" \
   "$top/instrumentor/driver/response_file.cpp" "$top/io/regular_file.cpp" -o "$out/driver_args"

@@ -51,13 +51,39 @@ TEST(Env, NumbersMustBeWholeAndInRange) {
 }
 
 TEST(Env, OtherBadValues) {
-  auto r = parse_environment({"HCC_SIGNALS=yes", "HCC_CLOCK=rdtsc", "HCC_OUTPUT_DIR=", "HCC_OVERWRITE=yes"});
-  EXPECT_EQ(r.messages, (Msgs{"hcc: error: HCC_SIGNALS='yes' is not 0 or 1; using 1",
-                              "hcc: error: HCC_CLOCK='rdtsc' is not auto, tsc or monotonic; using auto",
-                              "hcc: error: HCC_OUTPUT_DIR='' is empty; using a new ./hcc-<program>-<date>_<time>",
-                              "hcc: error: HCC_OVERWRITE='yes' is not 0 or 1; using 0"}));
+  auto r = parse_environment({"HCC_SIGNALS=2", "HCC_CLOCK=rdtsc", "HCC_OUTPUT_DIR=", "HCC_OVERWRITE=sure",
+                              "HCC_CFG=enabled"});
+  EXPECT_EQ(r.messages,
+            (Msgs{"hcc: error: HCC_SIGNALS='2' is not on, off, 1, 0, yes, no, true or false; using 1",
+                  "hcc: error: HCC_CLOCK='rdtsc' is not auto, tsc or monotonic; using auto",
+                  "hcc: error: HCC_OUTPUT_DIR='' is empty; using a new ./hcc-<program>-<date>_<time>",
+                  "hcc: error: HCC_OVERWRITE='sure' is not on, off, 1, 0, yes, no, true or false; using 0",
+                  "hcc: error: HCC_CFG='enabled' is not on, off, 1, 0, yes, no, true or false; using on"}));
   EXPECT_TRUE(r.signals);
   EXPECT_EQ(r.clock, "auto");
+}
+
+// The one vocabulary (config/switch_words.cpp): 0/1 as before, and the words.
+TEST(Env, SwitchesTakeEveryOnOffWordInAnyCase) {
+  for (const char *off : {"0", "off", "OFF", "no", "No", "false", "FALSE"}) {
+    auto r = parse_environment({std::string("HCC_SIGNALS=") + off, std::string("HCC_OVERWRITE=") + off,
+                                std::string("HCC_CFG=") + off});
+    EXPECT_EQ(r.messages, Msgs{}) << off;
+    EXPECT_FALSE(r.signals) << off;
+  }
+  for (const char *on : {"1", "on", "On", "yes", "YES", "true", "True"}) {
+    auto r = parse_environment({"HCC_SIGNALS=0", std::string("HCC_SIGNALS=") + on, std::string("HCC_CFG=") + on});
+    EXPECT_EQ(r.messages, Msgs{}) << on;
+    EXPECT_TRUE(r.signals) << on;
+  }
+}
+
+// Every part's variables are known here, not only the runtime's: the
+// driver's, the cache's, hcc-report's and the scripts' draw no warning.
+TEST(Env, EveryPartsVariablesAreKnown) {
+  auto r = parse_environment({"HCC_EARLY_START=off", "HCC_REPORT_WATCH_GIVE_UP=5", "HCC_CACHE_MAX_MB=10",
+                              "HCC_SERVER_IDLE=3", "HCC_SANITIZE=thread", "HCC_MPI_GROUPS=ALL"});
+  EXPECT_EQ(r.messages, Msgs{});
 }
 
 TEST(Env, UnknownNamesAreWarnedAboutWithASuggestion) {

@@ -287,13 +287,19 @@ TEST(Trace, ASecondRunIntoTheSameDirectoryKeepsTheFirstTrace) {
 TEST(Trace, BadSettingsAreNamedAndTheRunGoesOn) {
   const std::string dir = scratch_dir("trace-bad");
   const std::string exe = build(dir, "fib.c");
-  RunResult r = run_in(dir, "HCC_TRACE=yes", exe);
+  RunResult r = run_in(dir, "HCC_TRACE=maybe", exe);
   EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.err.find("HCC_TRACE='yes' is not 0 or 1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hcc: error: HCC_TRACE='maybe' is not on, off, 1, 0, yes, no, true or false; not tracing\n"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(dir + "/out/traces.otf2"));
-  r = run_in(dir, "HCC_TRACE=1 HCC_TRACE_BUFFER=lots", exe);
+  // "On" is a switch word like 1 (config/switch_words.cpp).
+  r = run_in(dir, "HCC_TRACE=On HCC_TRACE_BUFFER=lots", exe);
   EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.err.find("HCC_TRACE_BUFFER='lots'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hcc: error: HCC_TRACE_BUFFER='lots' is not a size from 1K to 4G (bytes, or with K, M, G); "
+                       "using 4M\n"),
+            std::string::npos)
+      << r.err;
   EXPECT_TRUE(fs::exists(dir + "/out/traces.otf2"));  // with the default buffer
   r = run(shell_quote(report_bin()) + " --trace-json " + shell_quote(dir + "/nothing-here"));
   EXPECT_EQ(r.status, 2);

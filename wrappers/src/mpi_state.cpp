@@ -15,6 +15,7 @@
 #include "core/service.hpp"
 #include "mpi_helpers.h"
 #include "mpi_internal.hpp"
+#include "config/config.hpp"
 
 namespace hcc::mpi {
 
@@ -107,7 +108,7 @@ __attribute__((constructor)) void wrappers_init() {
   for (int k = 0; k < kCounters; ++k)
     g_counter[k] = hcc_svc_register_counter(kDefs[k].uniq, kDefs[k].disp, kDefs[k].uom, kDefs[k].descr);
   std::string warning;
-  hccm_groups = parse_groups(std::getenv("HCC_MPI_GROUPS"), &warning);
+  hccm_groups = parse_groups(hcc::config::text("HCC_MPI_GROUPS"), &warning);
   if (!warning.empty())
     groups_warning_text() = "hcc: warning: HCC_MPI_GROUPS: unknown group(s) " + warning +
                        " ignored (known: CG COLL ENV ERR EXT IO MISC P2P RMA SPAWN TOPO TYPE XNONBLOCK "
