@@ -149,7 +149,7 @@ std::vector<KnownVariable> known_variables() {
 }
 
 const Settings &settings() { return g_settings(); }
-Settings &settings_for_testing() { return g_settings(); }
+Settings &settings_to_change() { return g_settings(); }
 
 void settings_init() {
   EnvResult r = parse_environment(environ);

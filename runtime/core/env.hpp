@@ -46,6 +46,7 @@ const Settings &settings();
 // reads a list of names (HCC_SELECT, HCC_TRACE_SELECT, HCC_METRICS …).
 std::vector<std::string> split_list(const char *v);
 void settings_init();  // parses and prints the messages to stderr
-Settings &settings_for_testing();
+// The same settings, writable: for use_output_dir() (output.cpp) only.
+Settings &settings_to_change();
 
 }  // namespace hcc::rt

@@ -246,9 +246,9 @@ std::string current_file_tag() {
   return tag;
 }
 
-void set_output_dir_for_testing(const std::string &dir) {
+void use_output_dir(const std::string &dir) {
   pthread_mutex_lock(&g_lock);
-  settings_for_testing().output_dir = dir;
+  settings_to_change().output_dir = dir;
   chosen_dir().clear();
   pthread_mutex_unlock(&g_lock);
 }

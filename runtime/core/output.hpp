@@ -39,7 +39,8 @@ void set_file_tag(const std::string &tag);
 // writer name their files the same way (traces.<tag>.otf2, snapshot.<tag>.cubex).
 std::string current_file_tag();
 
-// Output directory override for tests (applies to later writes).
-void set_output_dir_for_testing(const std::string &dir);
+// Writes from now on go to `dir` instead of HCC_OUTPUT_DIR's choice: the MPI
+// wrappers send every rank's files to rank 0's directory; tests use it too.
+void use_output_dir(const std::string &dir);
 
 }  // namespace hcc::rt

@@ -58,4 +58,4 @@ HCC_API size_t hcc_svc_prepare_output_dir(char *buf, size_t size) {
   return dir.size();
 }
 
-HCC_API void hcc_svc_use_output_dir(const char *dir) { set_output_dir_for_testing(dir); }
+HCC_API void hcc_svc_use_output_dir(const char *dir) { use_output_dir(dir); }

@@ -22,7 +22,7 @@ std::string write_profile_now() { return write_profile(build_local_profile()); }
 // (which reads the environment) does not undo them later.
 void set_output_dir(const std::string &dir) {
   runtime_init_once();
-  set_output_dir_for_testing(dir);
+  use_output_dir(dir);
 }
 
 void set_max_depth_for_new_threads(uint32_t n) {
