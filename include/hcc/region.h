@@ -87,6 +87,11 @@ void hcc_exit(hcc_region_desc *region) HCC_BIND_(hcc_exit);
  * (bind.h names a missing entry point at its first call). */
 void hcc_count_enter(hcc_region_desc *region) HCC_BIND_(hcc_count_enter);
 void hcc_count_exit(hcc_region_desc *region) HCC_BIND_(hcc_count_exit);
+/* Count mode for a function that calls nothing (no call, no constructor or
+ * destructor that runs code): its enter and exit as one call, made where the
+ * enter would be. The same visits and call path; samples landing in it count
+ * on its caller, as its time does. */
+void hcc_count_visit(hcc_region_desc *region) HCC_BIND_(hcc_count_visit);
 
 /* Called by instrumented code just before setjmp/sigsetjmp so a later
  * longjmp to `env` can unwind the shadow stack to the right depth. */

@@ -1,5 +1,6 @@
 #include "function_guards.h"
 
+#include "call_free.h"
 #include "function_size.h"
 #include "naming.h"
 
@@ -29,6 +30,7 @@ struct Guard {
   unsigned begin_line;
   unsigned end_line;
   bool counted = false;  // count mode: HCC_COUNT_GUARD_ (no clock, visits only)
+  bool visit = false;    // ... and the body calls nothing: HCC_COUNT_VISIT_, one call
 };
 
 // The block whose `{` receives the guard: the body itself, or for a
@@ -388,8 +390,11 @@ void GuardFinder::addGuard(const CompoundStmt *block, SourceLocation begin,
   if (!ctx_.isFileChar(lbrace) || !ctx_.isFileChar(rbrace)) return;
 
   unsigned offset = ctx_.sm.getFileOffset(lbrace) + 1;  // just after `{`
+  // A counted body in which no event can happen needs no frame: its enter
+  // and exit are one call (call_free.h).
+  const bool visit = counted && callsNothing(block);
   guards_.emplace(offset, Guard{std::move(name), std::move(mangled), ctx_.line(begin),
-                                ctx_.line(end), counted});
+                                ctx_.line(end), counted, visit});
 }
 
 }  // namespace
@@ -406,7 +411,9 @@ unsigned addFunctionGuards(RewriteContext &ctx) {
                                  ", " + quoteCString(g.mangled) + ", " + file + ", " +
                                  std::to_string(g.begin_line) + ", " +
                                  std::to_string(g.end_line) + ", 0, 0}; " +
-                                 (g.counted ? "HCC_COUNT_GUARD_(__hcc_g" : "HCC_FUNCTION_GUARD_(__hcc_g") +
+                                 (g.visit     ? "HCC_COUNT_VISIT_(__hcc_g"
+                                  : g.counted ? "HCC_COUNT_GUARD_(__hcc_g"
+                                              : "HCC_FUNCTION_GUARD_(__hcc_g") +
                                  id + ", &__hcc_rd" + id + ");");
   }
   // Loops: `{ static desc; guard;` before the loop, `}` after it, both on the

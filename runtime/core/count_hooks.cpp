@@ -1,4 +1,5 @@
-// hcc runtime — hcc_count_enter / hcc_count_exit: count mode's lane.
+// hcc runtime — hcc_count_enter / hcc_count_exit / hcc_count_visit: count
+// mode's lane.
 //
 // A counted region (COUNT in a filter file, --hcc-functions=count:…) keeps
 // its frame on the shadow stack and its node in the call tree, so its
@@ -39,6 +40,14 @@ __attribute__((noinline)) void count_enter_rare(hcc_region_desc *d, uint32_t reg
     if (register_region(d, /*counted=*/true) == kExcludedId) return;
   }
   hcc_enter(d);
+}
+
+// hcc_count_visit's every case but the common one: the pair it stands for,
+// through the hooks that handle each case (first use, recursion mode, a
+// per-event service, pause, the depth cut, a slot miss).
+__attribute__((noinline)) void count_visit_general(hcc_region_desc *d) {
+  hcc_count_enter(d);
+  hcc_count_exit(d);
 }
 
 }  // namespace
@@ -82,4 +91,28 @@ HCC_API void hcc_count_exit(hcc_region_desc *d) {
   if (HCC_UNLIKELY(n->region != region)) return hcc_exit(d);
   ts->succ = &n->after_exit;  // control flow (cfg.hpp)
   ts->depth = ts->depth - 1;
+}
+
+// A counted function that calls nothing (the instrumentor writes
+// HCC_COUNT_VISIT_ for it: no call, no constructor or destructor that could
+// run code, so no event can happen between its enter and its exit): the
+// enter and the exit as one event, one call instead of two. The same
+// counts as hcc_count_enter + hcc_count_exit: the visit, the predecessor
+// count in the slot, and the thread's slot moved to the node's after-exit
+// slot (cfg.hpp). No frame is pushed: a sample landing in the function
+// counts on its caller's node, as its time does.
+HCC_API void hcc_count_visit(hcc_region_desc *d) {
+  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
+  ThreadState *ts = t_state;
+  // Unregistered (0) or excluded (~0), the thread's first event: the pair.
+  if (HCC_UNLIKELY(region + 1 <= 1 || !ts)) return count_visit_general(d);
+  uint32_t depth = ts->depth;
+  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return count_visit_general(d);
+  Succ *s = ts->succ;
+  Node *child = s->next;
+  if (HCC_UNLIKELY(child->region != region)) return count_visit_general(d);
+  if (HCC_UNLIKELY(child->parent != ts->stack[depth].node)) return count_visit_general(d);
+  ++s->pending;
+  ++child->visits;
+  ts->succ = &child->after_exit;
 }

@@ -103,11 +103,13 @@ TEST_P(CountMode, ScorePFilterCountLinesCountAtCompileTime) {
             0);
   Built b = build_and_run(GetParam(), "scorep", "--hcc-filter=" + shell_quote(dir + "/count.filt"));
   expect_counted_profile(b.dir);
-  // The rewritten source calls count mode's guard in the three counted
-  // functions (noinline, so one call site each), not the timed one.
-  RunResult calls = run("objdump -d --no-show-raw-insn " + shell_quote(b.dir + "/app") +
-                        " | grep -c 'call.*<__hcc_t_hcc_count_enter_guard>$'");
-  EXPECT_EQ(calls.out, "3\n") << calls.out;
+  // The rewritten source calls count mode's hooks through their slots, not
+  // the timed guard: `call *__hcc_s_hcc_count_enter(%rip)` in the two counted
+  // functions that call something (noinline, so one call site each), the
+  // one-call visit in counted_leaf, which calls nothing.
+  const std::string dis = "objdump -d --no-show-raw-insn " + shell_quote(b.dir + "/app");
+  EXPECT_EQ(run(dis + " | grep -c 'call.*<__hcc_s_hcc_count_enter>$'").out, "2\n");
+  EXPECT_EQ(run(dis + " | grep -c 'call.*<__hcc_s_hcc_count_visit>$'").out, "1\n");
 }
 
 TEST_P(CountMode, FunctionsOptionNamesFunctionsToCount) {
@@ -123,7 +125,7 @@ TEST_P(CountMode, RunTimeFilterCountLinesNeedNoRebuild) {
   Built b = build_and_run(GetParam(), "runtime", "", "HCC_FILTER=" + shell_quote(dir + "/rt.filt"));
   expect_counted_profile(b.dir);
   RunResult calls = run("objdump -d --no-show-raw-insn " + shell_quote(b.dir + "/app") +
-                        " | grep -c 'call.*<__hcc_t_hcc_count_enter_guard>$'");
+                        " | grep -c 'call.*<__hcc_s_hcc_count_enter>$'");
   EXPECT_EQ(calls.out, "0\n") << "built timed: " << calls.out;
 }
 

@@ -29,15 +29,50 @@ int work(int n) {static hcc_region_desc __hcc_rd0 = {"work", "work", "t.c", 2, 2
 }
 
 // Count mode: a function a COUNT rule names gets the count guard (visits, no
-// clock); the others keep the timed guard.
+// clock), or, when its body calls nothing, the one-call visit; the others
+// keep the timed guard.
 TEST(SelectiveRewrite, CountedFunctionGetsTheCountGuard) {
   const char *in = R"cc(int tiny(int x) { return x + 1; }
 int work(int n) { return tiny(n); }
+int twice(int n) { return work(n) + work(n); }
 )cc";
-  const char *out = R"cc(int tiny(int x) {static hcc_region_desc __hcc_rd0 = {"tiny", "tiny", "t.c", 1, 1, 0, 0}; HCC_COUNT_GUARD_(__hcc_g0, &__hcc_rd0); return x + 1; }
+  const char *out = R"cc(int tiny(int x) {static hcc_region_desc __hcc_rd0 = {"tiny", "tiny", "t.c", 1, 1, 0, 0}; HCC_COUNT_VISIT_(__hcc_g0, &__hcc_rd0); return x + 1; }
 int work(int n) {static hcc_region_desc __hcc_rd1 = {"work", "work", "t.c", 2, 2, 0, 0}; HCC_FUNCTION_GUARD_(__hcc_g1, &__hcc_rd1); return tiny(n); }
+int twice(int n) {static hcc_region_desc __hcc_rd2 = {"twice", "twice", "t.c", 3, 3, 0, 0}; HCC_COUNT_GUARD_(__hcc_g2, &__hcc_rd2); return work(n) + work(n); }
 )cc";
-  EXPECT_EQ(rewrite(in, "SCOREP_REGION_NAMES_BEGIN\nCOUNT tiny\nSCOREP_REGION_NAMES_END\n"), out);
+  EXPECT_EQ(rewrite(in, "SCOREP_REGION_NAMES_BEGIN\nCOUNT tiny twice\nSCOREP_REGION_NAMES_END\n"), out);
+}
+
+// The one-call visit only where no other code can run inside the function:
+// each body below runs code (a call, an operator of a class, a destructor, a
+// constructor, new, a call through a pointer, asm, an operator a template
+// argument may overload) except the ones with builtins that run no user code.
+TEST(SelectiveRewrite, CountVisitOnlyForBodiesThatCallNothing) {
+  struct Case {
+    const char *name, *body;
+    bool visit;
+  };
+  const Case cases[] = {
+      {"arith", "int f(int x) { int y = x * 3; if (y > 4) y -= 2; return y; }", true},
+      {"builtin", "int f(int x) { return __builtin_expect(x, 0) + (int)__builtin_fabs(1.0); }", true},
+      {"trivial_struct", "struct P { int a, b; }; int f(int x) { P p{x, 2}; P q = p; return q.a + q.b; }", true},
+      {"call", "int g(int); int f(int x) { return g(x); }", false},
+      {"pointer", "int f(int (*g)(int), int x) { return g(x); }", false},
+      {"operator", "struct V { int a; V operator+(V o) const { return V{a + o.a}; } }; "
+                   "int f(V x) { return (x + x).a; }", false},
+      {"destructor", "struct D { ~D(); }; int f(int x) { D d; return x; }", false},
+      {"constructor", "struct C { C(int); int v; }; int f(int x) { C c(x); return c.v; }", false},
+      {"new", "int f(int x) { int *p = new int(x); return *p; }", false},
+      {"asm", "int f(int x) { __asm__ volatile(\"\" ::: \"memory\"); return x; }", false},
+      {"template", "template <class T> T f(T x) { return x + x; } int use(int v) { return f(v); }", false},
+  };
+  for (const Case &c : cases) {
+    const std::string out = rewrite(c.body, "SCOREP_REGION_NAMES_BEGIN\nCOUNT f\nSCOREP_REGION_NAMES_END\n", "t.cpp");
+    const bool visit = out.find("HCC_COUNT_VISIT_") != std::string::npos;
+    const bool guard = out.find("HCC_COUNT_GUARD_") != std::string::npos;
+    EXPECT_EQ(visit, c.visit) << c.name << ":\n" << out;
+    EXPECT_EQ(guard, !c.visit) << c.name << ":\n" << out;
+  }
 }
 
 // TAU's signature forms at compile time, where the instrumentor knows each

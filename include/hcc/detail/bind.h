@@ -59,7 +59,7 @@
 #define HCC_BIND_CORE_LIST_(X)                                               \
   X(hcc_enter) X(hcc_exit) X(hcc_setjmp_mark)                                \
   X(hcc_region_begin) X(hcc_region_end) X(hcc_pause) X(hcc_resume)          \
-  X(hcc_count_enter) X(hcc_count_exit)
+  X(hcc_count_enter) X(hcc_count_exit) X(hcc_count_visit)
 #define HCC_BIND_OPENMP_LIST_(X)                                             \
   X(POMP2_Parallel_fork) X(POMP2_Parallel_begin) X(hcc_pomp_parallel_begin)  \
   X(POMP2_Parallel_end) X(POMP2_Parallel_join)                               \
@@ -99,7 +99,19 @@
  * in %r11; its slot; its name. Each kind goes to its own section of the
  * group, so the stubs, the slots and the names are contiguous arrays in the
  * order of its list. */
-#define HCC_BIND_ENTRY_(G, n)                                                \
+#define HCC_BIND_ENTRY_(G, n) HCC_BIND_ENTRY_SLOT_(G, n, "")
+/* The same entry whose slot also has a name, __hcc_s_<name> (hidden, weak:
+ * one per module), so a guard can call the runtime through it directly
+ * (`call *__hcc_s_<name>(%rip)`): one indirect call instead of a call, a
+ * jump and an indirect jump (inject.h's count guards). */
+#define HCC_BIND_SLOT_NAME_(n)                                               \
+  ".weak __hcc_s_" #n "\n"                                                   \
+  ".hidden __hcc_s_" #n "\n"                                                 \
+  ".type __hcc_s_" #n ",@object\n"                                           \
+  ".size __hcc_s_" #n ",8\n"                                                 \
+  "__hcc_s_" #n ":\n"
+#define HCC_BIND_NAMED_ENTRY_(G, n) HCC_BIND_ENTRY_SLOT_(G, n, HCC_BIND_SLOT_NAME_(n))
+#define HCC_BIND_ENTRY_SLOT_(G, n, SLOT_NAME)                                \
   __asm__(".pushsection .text.__hcc_bind_v2" G ",\"axG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
           ".p2align 4\n"                                                     \
           ".weak __hcc_t_" #n "\n"                                           \
@@ -117,6 +129,7 @@
           "jmp .Lhcc" G "_bind_common\n\t"                                   \
           ".cfi_endproc\n"                                                   \
           ".section .data.__hcc_bind_v2" G ",\"awG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
+          SLOT_NAME                                                          \
           ".Lhcc" G "_s_" #n ": .quad .Lhcc" G "_l_" #n "\n"                 \
           ".section .rodata.__hcc_bind_v2" G ",\"aG\",@progbits,__hcc_bind_v2" G ",comdat\n" \
           ".asciz \"" #n "\"\n"                                              \
@@ -374,17 +387,19 @@
           ".size __hcc_bind_v2" G ",.-__hcc_bind_v2" G "\n"                  \
           ".popsection\n");
 
-/* The core group is __hcc_bind_v2_c3 since count mode added two entries
- * (hcc_count_enter/exit): a COMDAT group keeps one copy per link, so a
- * group that grew under its old name could lose the new trampolines to an
- * older object's copy. Objects of an older hcc keep __hcc_bind_v2; both
- * link together (each group binds its own slots; the trampolines are weak). */
-#define HCC_BIND_CORE_ENTRY_(n) HCC_BIND_ENTRY_("_c3", n)
+/* The core group is __hcc_bind_v2_c4 since its slots got names
+ * (__hcc_s_<name>, for count mode's direct calls), _c3 when count mode added
+ * two entries (hcc_count_enter/exit): a COMDAT group keeps one copy per
+ * link, so a group that changed under its old name could lose the new
+ * symbols to an older object's copy. Objects of an older hcc keep
+ * __hcc_bind_v2 or _c3; all link together (each group binds its own slots;
+ * the trampolines are weak). */
+#define HCC_BIND_CORE_ENTRY_(n) HCC_BIND_NAMED_ENTRY_("_c4", n)
 #define HCC_BIND_OPENMP_ENTRY_(n) HCC_BIND_ENTRY_("_omp", n)
 
-HCC_BIND_TABLE_BEGIN_("_c3")
+HCC_BIND_TABLE_BEGIN_("_c4")
 HCC_BIND_CORE_LIST_(HCC_BIND_CORE_ENTRY_)
-HCC_BIND_TABLE_END_("_c3")
+HCC_BIND_TABLE_END_("_c4")
 
 /* The function guards' calls (inject.h): the test for an excluded region
  * (descriptor id 0xFFFFFFFF at offset 36, checked there) lives here, not
@@ -420,15 +435,11 @@ __asm__(".pushsection .text.__hcc_guard_v1,\"axG\",@progbits,__hcc_guard_v1,comd
         HCC_BIND_GUARD_STUB_(hcc_enter, "")
         HCC_BIND_GUARD_STUB_(hcc_exit, "movq (%rdi), %rdi\n\t")
         ".popsection\n");
-/* Count mode's guards (HCC_COUNT_GUARD_), their own group for the same
- * reason as the core table's new name. */
-__asm__(".pushsection .text.__hcc_guard_count_v1,\"axG\",@progbits,__hcc_guard_count_v1,comdat\n"
-        ".weak __hcc_guard_count_v1\n"
-        ".hidden __hcc_guard_count_v1\n"
-        "__hcc_guard_count_v1:\n"
-        HCC_BIND_GUARD_STUB_(hcc_count_enter, "")
-        HCC_BIND_GUARD_STUB_(hcc_count_exit, "movq (%rdi), %rdi\n\t")
-        ".popsection\n");
+/* Count mode's guards (HCC_COUNT_GUARD_, inject.h) call the runtime through
+ * the core table's named slots instead: hcc_count_enter/exit test for an
+ * excluded region themselves, and a counted pair has no clock read to hide
+ * two more jumps per event behind (tests/bench/pair_floor.sh). Objects of
+ * an older hcc bring their own __hcc_guard_count_v1 group. */
 #define HCC_BIND_GUARDS_ 1
 
 /* bind_openmp.h (through pomp2.h) emits the OpenMP table with these macros,

@@ -49,10 +49,14 @@ void __hcc_enter_guard(hcc_region_desc *r) __asm__("__hcc_t_hcc_enter_guard")
     __attribute__((__visibility__("hidden"), __nothrow__));
 void __hcc_exit_guard(hcc_region_desc **r) __asm__("__hcc_t_hcc_exit_guard")
     __attribute__((__visibility__("hidden"), __nothrow__));
-void __hcc_count_enter_guard(hcc_region_desc *r) __asm__("__hcc_t_hcc_count_enter_guard")
-    __attribute__((__visibility__("hidden"), __nothrow__));
-void __hcc_count_exit_guard(hcc_region_desc **r) __asm__("__hcc_t_hcc_count_exit_guard")
-    __attribute__((__visibility__("hidden"), __nothrow__));
+/* Count mode: the slots of bind.h's core table, called directly (one
+ * indirect call per event; the hooks test for an excluded region). */
+extern void (*__hcc_s_hcc_count_enter)(hcc_region_desc *r) __attribute__((__visibility__("hidden")));
+extern void (*__hcc_s_hcc_count_exit)(hcc_region_desc *r) __attribute__((__visibility__("hidden")));
+extern void (*__hcc_s_hcc_count_visit)(hcc_region_desc *r) __attribute__((__visibility__("hidden")));
+static __inline__ __attribute__((__always_inline__, __unused__)) void __hcc_count_cleanup(hcc_region_desc **r) {
+  __hcc_s_hcc_count_exit(*r);
+}
 typedef char __hcc_guard_id_offset_is_36[__builtin_offsetof(hcc_region_desc, id) == 36 ? 1 : -1];
 #ifdef __cplusplus
 }
@@ -89,8 +93,8 @@ class FunctionGuard {
 class CountGuard {
  public:
 #ifdef HCC_BIND_GUARDS_
-  explicit CountGuard(hcc_region_desc *r) noexcept : r_(r) { __hcc_count_enter_guard(r); }
-  ~CountGuard() { __hcc_count_exit_guard(&r_); }
+  explicit CountGuard(hcc_region_desc *r) noexcept : r_(r) { __hcc_s_hcc_count_enter(r); }
+  ~CountGuard() { __hcc_s_hcc_count_exit(r_); }
 #else
   explicit CountGuard(hcc_region_desc *r) noexcept : r_(r) {
     if (__builtin_expect(__atomic_load_n(&r->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_count_enter(r);
@@ -118,8 +122,8 @@ class CountGuard {
           (__hcc_enter_guard(desc), (desc))
 #define HCC_COUNT_GUARD_(var, desc)                                     \
   hcc_region_desc *var                                                  \
-      __attribute__((cleanup(__hcc_count_exit_guard), unused)) =        \
-          (__hcc_count_enter_guard(desc), (desc))
+      __attribute__((cleanup(__hcc_count_cleanup), unused)) =           \
+          (__hcc_s_hcc_count_enter(desc), (desc))
 #else
 /* Without bind.h's guard calls the test is inline. */
 static __inline__ void __hcc_cleanup_exit(hcc_region_desc **r) {
@@ -144,6 +148,21 @@ static __inline__ hcc_region_desc *__hcc_count_enter_ret(hcc_region_desc *r) {
   hcc_region_desc *var                                                  \
       __attribute__((cleanup(__hcc_cleanup_count_exit), unused)) =      \
           __hcc_count_enter_ret(desc)
+#endif
+
+/* Count mode for a function that calls nothing (the instrumentor decides,
+ * runtime/core/README.md "Count mode"): one call where the guard would
+ * enter, nothing at the exits. A declaration, like the guards, so it may
+ * stand before the body's other declarations in C90. */
+#if defined(HCC_BIND_GUARDS_)
+#define HCC_COUNT_VISIT_(var, desc)                                     \
+  hcc_region_desc *var __attribute__((__unused__)) = (__hcc_s_hcc_count_visit(desc), (desc))
+#else
+static __inline__ __attribute__((__unused__)) hcc_region_desc *__hcc_count_visit_ret(hcc_region_desc *r) {
+  if (__builtin_expect(__atomic_load_n(&r->id, __ATOMIC_RELAXED) != HCC_REGION_EXCLUDED, 1)) hcc_count_visit(r);
+  return r;
+}
+#define HCC_COUNT_VISIT_(var, desc) hcc_region_desc *var __attribute__((__unused__)) = __hcc_count_visit_ret(desc)
 #endif
 
 #endif /* __ASSEMBLER__ */
