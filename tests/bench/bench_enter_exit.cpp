@@ -240,6 +240,21 @@ static void BM_CountedGuardCall(benchmark::State &state) {
   hcc_exit(&parent_r);
 }
 BENCHMARK(BM_CountedGuardCall);
+// A counted function that calls nothing (HCC_COUNT_VISIT_): one call of
+// hcc_count_visit where its guard would enter, nothing at its exit.
+REGION(visited_fn_r, "bench_visited_fn");
+__attribute__((noinline)) static int visited_counted(int x) {
+  HCC_COUNT_VISIT_(g, &visited_fn_r);
+  return x + 1;
+}
+static void BM_CountedVisitCall(benchmark::State &state) {
+  hcc_enter(&parent_r);
+  int x = 0;
+  for (auto _ : state) x = visited_counted(x);
+  benchmark::DoNotOptimize(x);
+  hcc_exit(&parent_r);
+}
+BENCHMARK(BM_CountedVisitCall);
 
 int main(int argc, char **argv) {
   std::string dir = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/hcc-bench_enter_exit";
