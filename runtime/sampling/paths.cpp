@@ -29,6 +29,7 @@
 #include <pthread.h>
 
 #include <cstring>
+#include <map>
 #include <string>
 #include <unordered_map>
 
@@ -132,9 +133,10 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
 
   // Entries in creation order (a parent before its children).
   constexpr int kInvalid = -2, kRoot = -1;
-  std::vector<int> anchor(used, kInvalid), up(used, -1);
+  std::vector<int> anchor(used, kInvalid), up(used, -1), fold_to(used, -1);
   std::vector<uint64_t> count(used, 0), sub(used, 0), cpu(used, 0), sub_ns(used, 0);
   std::vector<uintptr_t> func(used, 0);
+  std::map<std::pair<int64_t, uintptr_t>, int> kept;  // (parent entry or anchor, function) -> entry
   for (uint32_t j = 0; j < used; ++j) {
     const Entry &e = b->table[b->by_order[j]];
     func[j] = __atomic_load_n(&e.func, __ATOMIC_ACQUIRE);
@@ -146,9 +148,9 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
       const uint32_t slot = uint32_t(tag >> 1);
       if (slot >= b->cap) continue;
       const uint32_t p = b->table[slot].order;
-      if (p >= j || anchor[p] == kInvalid) continue;
-      up[j] = int(p);
-      anchor[j] = anchor[p];
+      if (p >= j || (anchor[p] == kInvalid && fold_to[p] < 0)) continue;
+      up[j] = fold_to[p] >= 0 ? fold_to[p] : int(p);  // below the entry its parent folded into
+      anchor[j] = anchor[size_t(up[j])];
     } else if (tag == uintptr_t(&ts->cct.root)) {
       anchor[j] = kRoot;
     } else {
@@ -156,6 +158,29 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
       if (it != index.end()) anchor[j] = it->second;
     }
     if (!region_of(func[j])) anchor[j] = kInvalid;  // made after prepare(): next build
+    // Recursion folds as instrumented recursion does (runtime/core/fold.hpp):
+    // a frame whose function is already on its sampled path counts on that
+    // earlier entry, and its callees hang below it (a parent comes before
+    // its children, so theirs is redirected already), so fib's thirty
+    // sampled levels are one path, not thirty.
+    // Folding makes siblings of frames that had different parents, so a
+    // function may then meet an entry of its own below the same parent: the
+    // two are one path too.
+    if (anchor[j] == kInvalid) continue;
+    int into = -1;
+    for (int k = up[j]; k >= 0 && into < 0; k = up[size_t(k)])
+      if (func[size_t(k)] == func[j]) into = k;
+    const int64_t below = up[j] >= 0 ? up[j] : -2 - int64_t(anchor[j]);  // an entry, or an anchor
+    if (into < 0) {
+      auto [it, fresh] = kept.emplace(std::make_pair(below, func[j]), int(j));
+      if (!fresh) into = it->second;
+    }
+    if (into >= 0) {
+      count[size_t(into)] += count[j];
+      cpu[size_t(into)] += cpu[j];
+      fold_to[j] = into;
+      anchor[j] = kInvalid;  // no path of its own
+    }
   }
   // Samples and their CPU ns in sampled paths per anchor (n = the thread).
   std::vector<uint64_t> below_ns(n + 1, 0);

@@ -9,6 +9,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <filesystem>
 
 #include "e2e_support.hpp"
@@ -278,6 +279,35 @@ TEST(Sampling, SamplesAloneMakeAProfileWhenNoFunctionIsInstrumented) {
   // Their time is the CPU time they burnt (0.4 s and 0.2 s).
   EXPECT_NEAR(sum(p, paths["main/heavy"], "time", "incl"), 0.4, 0.1);
   EXPECT_NEAR(sum(p, paths["main/light"], "time", "incl"), 0.2, 0.07);
+}
+
+// Sampled recursion folds as instrumented recursion does: a function already
+// on a sampled path takes the frame's samples on its first occurrence, so
+// rec's 40 levels are main/rec and the ping/pong pair 30 levels deep is
+// main/ping/pong; no region appears twice on a path, and no sample is lost.
+TEST(Sampling, SampledRecursionFoldsLikeInstrumentedRecursion) {
+  const std::string dir = scratch_dir("sampling-recursion");
+  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=none -O1 -g " +
+                    shell_quote(prog("sampled_recursion.c")) + " -o " + shell_quote(dir + "/app"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "40 31\n");
+  Profile p = Profile::load(dir + "/out");
+  expect_consistent(p);
+  auto paths = by_path(p);
+  ASSERT_TRUE(paths.count("main/rec")) << ::testing::PrintToString(p.paths());
+  ASSERT_TRUE(paths.count("main/ping/pong")) << ::testing::PrintToString(p.paths());
+  for (const std::string &path : p.paths()) {
+    std::set<std::string> seen;
+    std::stringstream parts(path);
+    for (std::string name; std::getline(parts, name, '/');)
+      EXPECT_TRUE(seen.insert(name).second) << name << " twice on " << path;
+  }
+  // Every sample of the spins is on the folded paths: 0.3 s and 0.2 s of CPU.
+  EXPECT_NEAR(sum(p, paths["main/rec"], "time", "incl"), 0.3, 0.08);
+  EXPECT_NEAR(sum(p, paths["main/ping/pong"], "time", "incl"), 0.2, 0.06);
+  EXPECT_GE(sum(p, paths["main/rec"], "samples", "excl"), 0.8 * sum(p, paths["main/rec"], "samples", "incl"));
 }
 
 // A function no symbol names (a stripped library's static helper) is named
