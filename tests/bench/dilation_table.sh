@@ -1,0 +1,194 @@
+#!/bin/sh
+# The dilation table: CPU time of hcc builds of the seven stand-ins in
+# tests/bench/standins (each the shape of a real scientific code that the
+# default build dilated) against plain builds.
+#
+#   tests/bench/dilation_table.sh [BUILD] [ROUNDS]   (default: build/, 5 rounds)
+#
+# Builds of each stand-in:
+#   plain    cc/c++ -O2
+#   default  hcc -O2 (--hcc-functions=auto)
+#   plan     after one run with its plan: the default build run once, then
+#            `hcc-report --plan PROFILE > hcc.plan` and a rebuild with
+#            HCC_PLAN=hcc.plan; when this hcc-report has no --plan:
+#            `hcc-report --suggest-filter` and a rebuild with --hcc-filter=
+#            (the script says which it used)
+#   hybrid   the default build run with HCC_SAMPLING=on (instrumented +
+#            sampling; no build of its own)
+#   all      hcc -O2 --hcc-functions=all
+# ROUNDS interleaved rounds: each round runs every build of every stand-in
+# once. The figure of a run is its user + system CPU time (getrusage of the
+# child; CPU rather than wall time because the machine is shared, and the
+# blocking stand-in's waits are not work); OpenMP runs use one thread
+# (OMP_NUM_THREADS=1) so CPU times compare. Ratios are medians of the
+# per-round ratios to the same round's plain run. Every run's output must be
+# plain's, or the script stops with both outputs.
+#
+# Waits before each round while the 1-minute load average is >= 0.5
+# (quiet_machine.sh) and prints the load at start and end.
+#   BENCH_NO_WAIT=1  no waiting (smoke runs: figures mean nothing)
+#   BENCH_SMALL=1    tiny problem sizes (the ctest smoke test)
+# Profiles go to a scratch directory, removed at the end.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../../build}" && pwd)
+rounds=${2:-5}
+case $rounds in '' | *[!0-9]* | 0) echo "$0: ROUNDS must be a positive integer, not '$rounds'" >&2; exit 2 ;; esac
+hcc=$build/bin/hcc
+report=$build/bin/hcc-report
+for tool in "$hcc" "$report"; do
+  [ -x "$tool" ] || { echo "$0: no $tool (build hcc first, or pass its build directory)" >&2; exit 2; }
+done
+. "$here/quiet_machine.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/hcc-dilation-XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+standins="geometry xs_lookup btsolve pathtracer header_kernels memlookup blocking"
+
+# describe NAME: sets src, lang (c or c++), flags (compile and link), args
+# (the measured run, ~1-2 s plain) and small (the smoke test's run).
+describe() {
+  flags=
+  case $1 in
+    geometry) src=standins/geometry.cpp; lang=c++; args="30 24"; small="6 1" ;;
+    xs_lookup) src=standins/xs_lookup.c; lang=c; flags=-fopenmp; args="24000000 1000"; small="100000 500" ;;
+    btsolve) src=standins/btsolve.c; lang=c; flags=-lm; args="32 50"; small="8 2" ;;
+    pathtracer) src=pathtracer.cpp; lang=c++; args="128 96 96 24"; small="16 12 2 4" ;;
+    header_kernels) src=standins/header_kernels.cpp; lang=c++; args="512 200"; small="32 4" ;;
+    memlookup) src=standins/memlookup.c; lang=c; args="30000000 256"; small="100000 4" ;;
+    blocking) src=standins/blocking.c; lang=c; args="150 80000"; small="4 2000" ;;
+  esac
+  src=$here/$src
+  [ "${BENCH_SMALL:-}" = 1 ] && args=$small
+  return 0
+}
+
+if "$report" --help 2>&1 | grep -q -- '--plan'; then
+  use_plan=1
+  plan_kind="hcc-report --plan + HCC_PLAN"
+else
+  use_plan=0
+  plan_kind="hcc-report --suggest-filter + --hcc-filter= (this hcc-report has no --plan)"
+fi
+echo "hcc: $hcc"
+echo "after-plan build: $plan_kind"
+echo "load at start: $(load_average)"
+
+# build_one NAME: the four builds of one stand-in into $work/NAME; the
+# commands' output goes to build.log, printed when one fails.
+build_one() {
+  describe "$1"
+  dir=$work/$1
+  mkdir -p "$dir"
+  case $lang in c) cc=cc ;; *) cc=c++ ;; esac
+  # shellcheck disable=SC2086 # flags and args are word lists
+  if ! {
+    $cc -O2 "$src" -o "$dir/plain" $flags &&
+      "$hcc" -O2 --hcc-functions=auto "$src" -o "$dir/default" $flags &&
+      "$hcc" -O2 --hcc-functions=all "$src" -o "$dir/all" $flags &&
+      # The one run the plan comes from.
+      OMP_NUM_THREADS=1 HCC_VERBOSE=0 HCC_OUTPUT_DIR="$dir/first" "$dir/default" $args > /dev/null &&
+      if [ "$use_plan" = 1 ]; then
+        "$report" --plan "$dir/first" > "$dir/hcc.plan" &&
+          HCC_PLAN="$dir/hcc.plan" "$hcc" -O2 "$src" -o "$dir/plan" $flags
+      else
+        "$report" --suggest-filter "$dir/first" -o "$dir/suggested.filt" &&
+          "$hcc" -O2 --hcc-filter="$dir/suggested.filt" "$src" -o "$dir/plan" $flags
+      fi
+  } > "$dir/build.log" 2>&1; then
+    echo "$0: building $1 failed:" >&2
+    cat "$dir/build.log" >&2
+    return 1
+  fi
+}
+
+# Builds, two stand-ins at a time (the machine has two cores).
+lane() {
+  for name in "$@"; do build_one "$name" || return 1; done
+}
+lane geometry btsolve header_kernels blocking &
+lane_a=$!
+lane xs_lookup pathtracer memlookup &
+lane_b=$!
+failed=0
+wait "$lane_a" || failed=1
+wait "$lane_b" || failed=1
+[ "$failed" = 0 ] || exit 1
+for name in $standins; do
+  describe "$name"
+  printf '%s %s\n' "$name" "$args" >> "$work/manifest"
+  # What the plan build left out, for the reader.
+  if [ "$use_plan" = 0 ]; then
+    echo "$name: the filter excludes $(grep -c '^ *exclude' "$work/$name/suggested.filt" || true) region(s)"
+  fi
+done
+
+# One round: every build of every stand-in once, stand-in by stand-in.
+cat > "$work/round.py" <<'PY'
+import os, subprocess, sys
+work, round_no = sys.argv[1], sys.argv[2]
+variants = ["plain", "default", "plan", "hybrid", "all"]
+with open(os.path.join(work, "manifest")) as manifest, open(os.path.join(work, "results"), "a") as results:
+    for line in manifest:
+        name, *args = line.split()
+        d = os.path.join(work, name)
+        outputs = {}
+        for v in variants:
+            env = dict(os.environ, OMP_NUM_THREADS="1", HCC_VERBOSE="0", HCC_OVERWRITE="1",
+                       HCC_OUTPUT_DIR=os.path.join(work, "runs", name, v))
+            if v == "hybrid":
+                env["HCC_SAMPLING"] = "on"
+            exe = os.path.join(d, "default" if v == "hybrid" else v)
+            out_path = os.path.join(d, "out-" + v)
+            with open(out_path, "wb") as out:
+                child = subprocess.Popen([exe] + args, stdout=out, env=env)
+                _, status, usage = os.wait4(child.pid, 0)
+            code = os.waitstatus_to_exitcode(status)
+            if code != 0:
+                sys.exit("%s: the %s build exited with %d (round %s)" % (name, v, code, round_no))
+            outputs[v] = open(out_path, "rb").read()
+            if outputs[v] != outputs["plain"]:
+                sys.exit("%s: the %s build's output differs from plain's (round %s)\n  plain: %r\n  %s: %r"
+                         % (name, v, round_no, outputs["plain"], v, outputs[v]))
+            results.write("%s %s %s %.6f\n" % (round_no, name, v, usage.ru_utime + usage.ru_stime))
+        first = os.path.join(d, "out-plain-round-1")
+        if round_no == "1":
+            open(first, "wb").write(outputs["plain"])
+        elif open(first, "rb").read() != outputs["plain"]:
+            sys.exit("%s: plain's output changed between rounds 1 and %s" % (name, round_no))
+PY
+
+i=1
+while [ "$i" -le "$rounds" ]; do
+  wait_for_quiet_machine
+  python3 "$work/round.py" "$work" "$i"
+  i=$((i + 1))
+done
+
+python3 - "$work/results" "$rounds" "$standins" <<'PY'
+import collections, statistics, sys
+path, rounds, names = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
+cpu = collections.defaultdict(dict)  # (name, variant) -> round -> seconds
+for line in open(path):
+    r, name, v, s = line.split()
+    cpu[(name, v)][int(r)] = float(s)
+targets = {"default": 1.25, "plan": 1.05, "hybrid": 1.05}
+variants = ["default", "plan", "hybrid", "all"]
+print("%d interleaved round(s); CPU = user + system; ratio = median over rounds of (build's CPU / plain's CPU in the same round)" % rounds)
+print("targets: default <= %.2fx, after plan <= %.2fx, hybrid <= %.2fx (* = over target)" % (targets["default"], targets["plan"], targets["hybrid"]))
+print("%-15s %9s %9s %9s %9s %9s" % ("stand-in", "plain s", "default", "plan", "hybrid", "all"))
+for name in names:
+    plain = cpu[(name, "plain")]
+    if len(plain) != rounds:
+        sys.exit("%s: %d plain runs recorded, expected %d" % (name, len(plain), rounds))
+    cells = []
+    for v in variants:
+        ratios = [cpu[(name, v)][r] / plain[r] for r in plain if plain[r] > 0]
+        if not ratios:  # a smoke run too short for the CPU clock
+            cells.append("%9s" % "n/a")
+            continue
+        ratio = statistics.median(ratios)
+        mark = "*" if v in targets and ratio > targets[v] else " "
+        cells.append("%7.2fx%s" % (ratio, mark))
+    print("%-15s %9.3f %s" % (name, statistics.median(plain.values()), " ".join(cells)))
+PY
+echo "load at end: $(load_average)"
