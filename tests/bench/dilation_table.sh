@@ -13,8 +13,9 @@
 #            HCC_PLAN=hcc.plan; when this hcc-report has no --plan:
 #            `hcc-report --suggest-filter` and a rebuild with --hcc-filter=
 #            (the script says which it used)
-#   hybrid   the default build run with HCC_SAMPLING=on (instrumented +
-#            sampling; no build of its own)
+#   hybrid   the plan's build run with HCC_SAMPLING=on: what the plan leaves
+#            out is seen by sampling (the everyday mode after one run; no
+#            build of its own)
 #   all      hcc -O2 --hcc-functions=all
 # ROUNDS interleaved rounds: each round runs every build of every stand-in
 # once. The figure of a run is its user + system CPU time (getrusage of the
@@ -137,7 +138,7 @@ with open(os.path.join(work, "manifest")) as manifest, open(os.path.join(work, "
                        HCC_OUTPUT_DIR=os.path.join(work, "runs", name, v))
             if v == "hybrid":
                 env["HCC_SAMPLING"] = "on"
-            exe = os.path.join(d, "default" if v == "hybrid" else v)
+            exe = os.path.join(d, "plan" if v == "hybrid" else v)
             out_path = os.path.join(d, "out-" + v)
             with open(out_path, "wb") as out:
                 child = subprocess.Popen([exe] + args, stdout=out, env=env)
