@@ -81,7 +81,20 @@ std::string key_of(const RegionInfo &r) {
          std::to_string(r.kind);
 }
 
+// One bit per region id: an OpenMP construct (region_is_openmp).
+constexpr uint32_t kOpenMpBits = 1u << 16;
+uint64_t g_openmp_regions[kOpenMpBits / 64];
+
+bool is_openmp_kind(int kind) {
+  return kind == HCC_KIND_OPENMP || (kind >= HCC_KIND_OMP_PARALLEL && kind <= HCC_KIND_OMP_TASKGROUP);
+}
+
 }  // namespace
+
+bool region_is_openmp(uint32_t id) {
+  if (id >= kOpenMpBits) return false;
+  return (__atomic_load_n(&g_openmp_regions[id / 64], __ATOMIC_RELAXED) >> (id % 64)) & 1;
+}
 
 uint32_t register_region(hcc_region_desc *d, bool counted) {
   pthread_mutex_lock(&g_lock);
@@ -105,6 +118,8 @@ uint32_t register_region(hcc_region_desc *d, bool counted) {
       info.counted = counted || selection_counts(info);
       regions().push_back(std::move(info));
       id = uint32_t(regions().size());
+      if (is_openmp_kind(d->kind) && id < kOpenMpBits)
+        __atomic_fetch_or(&g_openmp_regions[id / 64], uint64_t(1) << (id % 64), __ATOMIC_RELAXED);
       by_key().emplace(std::move(key), id);
       descriptors().resize(id);
       throttled().resize(id);

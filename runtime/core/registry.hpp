@@ -47,6 +47,12 @@ uint32_t register_depth_limit_region(uint32_t max_depth) __attribute__((noinline
 // region's name, or "" when it was excluded already.
 std::string exclude_region_descriptors(uint32_t id) __attribute__((noinline, cold));
 
+// Whether the region with descriptor value `id` is an OpenMP construct
+// (HCC_KIND_OPENMP, HCC_KIND_OMP_*). Async-signal-safe (one atomic load):
+// the sampling handler asks it of the frame a sample hangs below. Ids past
+// the first 65536 answer false.
+bool region_is_openmp(uint32_t id);
+
 // Name of the region with descriptor value `id` ("" if none), for messages.
 std::string region_name(uint32_t id);
 

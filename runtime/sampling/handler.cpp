@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "core/cct.hpp"
+#include "core/registry.hpp"
 #include "core/selection.hpp"
 #include "core/thread_state.hpp"
 #include "sampling/sampling.hpp"
@@ -207,14 +208,20 @@ enum Walk { kOk, kFailed, kInsideHcc };
 // frame has no unwind information or there are more than `max`.
 // `slots` (optional): for each step, where the caller's return address was
 // found and its value (x86-64: the caller's stack pointer − 8), to validate
-// a cached walk later (unwind_here).
+// a cached walk later (unwind_here). `openmp_anchor`: the sample hangs below
+// an OpenMP construct, whose body the OpenMP runtime called (a worker's
+// thread loop, the master's GOMP_parallel): the walk ends at the runtime's
+// first frame, so the body's frames hang right below the construct on
+// every thread, and a sample in the runtime itself (a barrier's wait)
+// counts on the construct. Elsewhere the OpenMP runtime's frames are
+// skipped (a library's parallel region called from the program's code).
 struct Slots {
   static constexpr int kMax = 96;
   uintptr_t addr[kMax], value[kMax];
   int n = 0;
 };
 Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool skip_hcc_top,
-          Slots *slots = nullptr) {
+          Slots *slots = nullptr, bool openmp_anchor = false) {
   bool top = true;
   for (;;) {
     unw_word_t pc = 0;
@@ -224,6 +231,7 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
     // the sample is inside a call hcc measures; its frame is the anchor.
     if (kind == kHcc && !(skip_hcc_top && top)) return kInsideHcc;
     if (kind != kHcc) top = false;
+    if (kind == kOpenMpRuntime && openmp_anchor) return kOk;
     uintptr_t start = 0;
     if (kind == 0 || kind == kPlt) {  // the OpenMP runtime's frames are skipped
       start = frame_start(b, c, uintptr_t(pc));
@@ -366,7 +374,7 @@ void take_sample(Buffer *b, void *ucv) {
   Walk how = kFailed;
   unw_cursor_t c;
   if (unw_init_local2(&c, reinterpret_cast<unw_context_t *>(uc), UNW_INIT_SIGNAL_FRAME) == 0)
-    how = walk(b, &c, frames, &n, kMaxFrames, false);
+    how = walk(b, &c, frames, &n, kMaxFrames, false, nullptr, anchor && region_is_openmp(anchor->region));
   if (how == kFailed) {
     ++b->failed;
     const uintptr_t failed = kFailedFrame;

@@ -310,6 +310,38 @@ TEST(Sampling, SampledRecursionFoldsLikeInstrumentedRecursion) {
   EXPECT_GE(sum(p, paths["main/rec"], "samples", "excl"), 0.8 * sum(p, paths["main/rec"], "samples", "incl"));
 }
 
+// Samples in an OpenMP region's body hang right below the construct on
+// every thread: the unwind ends at the OpenMP runtime that called the body
+// (the master's GOMP_parallel, a worker's thread loop), so the master's
+// samples do not start again at main below the construct.
+TEST(Sampling, SamplesInAnOpenMPBodyHangBelowTheirConstructOnEveryThread) {
+  const std::string dir = scratch_dir("sampling-openmp-body");
+  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=none -fopenmp -O1 -g " +
+                    shell_quote(prog("omp_sampled.c")) + " -o " + shell_quote(dir + "/app"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "2\n");
+  Profile p = Profile::load(dir + "/out");
+  expect_consistent(p);
+  EXPECT_EQ(p.locations(), 2u);
+  double body = 0;
+  int body_paths = 0;
+  const auto &cps = p.json()["callpaths"];
+  for (std::size_t c = 0; c < cps.size(); ++c) {
+    if (p.region_name(int(c)) != "main._omp_fn.0") continue;
+    ++body_paths;
+    const int parent = cps[c]["parent"].get<int>();
+    ASSERT_GE(parent, 0) << p.path(int(c));
+    EXPECT_EQ(p.region_name(parent).rfind("!$omp", 0), 0u)
+        << "the body's frame hangs right below a construct: " << p.path(int(c));
+    body += p.value(int(c), "time", "incl", 0) + p.value(int(c), "time", "incl", 1);
+  }
+  EXPECT_GE(body_paths, 1) << ::testing::PrintToString(p.paths());
+  // Both threads' 0.2 s of CPU in the body.
+  EXPECT_NEAR(body, 0.4, 0.1) << ::testing::PrintToString(p.paths());
+}
+
 // A function no symbol names (a stripped library's static helper) is named
 // by its library and offset, `libstripped.so+0x…`, the same in every run
 // (an address is not, and --diff could not match it).
