@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <vector>
 
 #include "filter/filter.hpp"
@@ -30,10 +31,14 @@ std::string escape_glob(const std::string &s) {
   return out;
 }
 
-struct Candidate {
-  int region;
-  double calls, usec_per_call, own_ns, overhead_s;
+// One region's figures in one run, before the runs are summed.
+struct Measured {
+  double calls = 0, incl_s = 0, own_total_ns = 0, own_upper_total_ns = 0, pair_total_ns = 0, saving_s = 0;
+  bool has_children = false;
 };
+
+// The key regions are summed by across profiles: name and linker name.
+std::string region_key(const hcc::profile::Region &reg) { return reg.name + '\0' + reg.mangled; }
 
 }  // namespace
 
@@ -78,9 +83,21 @@ std::string parse_suggest_rule(const std::string &text, SuggestRule &rule) {
   return "";
 }
 
-std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &rule, FilterSyntax syntax,
-                           const std::string &profile_path) {
+std::string count_text(double calls) {
+  if (calls >= 1e9) return fmt("%.3g G", calls / 1e9);
+  if (calls >= 1e6) return fmt("%.3g M", calls / 1e6);
+  return fmt("%.0f", calls);
+}
+
+namespace {
+
+// One run's regions, measured with that run's pair cost (suggest.hpp).
+RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sums,
+                    std::map<std::string, Verdict> &names) {
   using hcc::profile::inclusive;
+  const hcc::profile::Profile &p = *in.p;
+  RunCost run;
+  run.path = in.path;
   const int mv = p.metric_index("visits"), mt = p.metric_index("time");
   const size_t nloc = p.nloc(), nreg = p.regions.size();
   std::vector<double> calls(nreg, 0), incl_time(nreg, 0), excl_time(nreg, 0), child_calls(nreg, 0);
@@ -102,11 +119,11 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
     }
   }
   double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0;
-  std::string pair_from = "default (no hcc.pair_cost_ns in the profile)";
+  run.pair_from = "default (no hcc.pair_cost_ns in the profile)";
   for (const auto &kv : p.attrs) {
     if (kv.first == "hcc.pair_cost_ns" && std::atof(kv.second.c_str()) > 0) {
       pair_ns = std::atof(kv.second.c_str());
-      pair_from = "measured at the end of the run";
+      run.pair_from = "measured at the end of the run";
     }
     if (kv.first == "hcc.pair_inside_ns" && std::atof(kv.second.c_str()) >= 0) inside_ns = std::atof(kv.second.c_str());
     if (kv.first == "hcc.process_cpu_s") cpu_s = std::atof(kv.second.c_str());
@@ -129,9 +146,9 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
   // core was shared, or at a lower clock), the pair cost is scaled down with
   // it: taking off more than the run's real pairs would leave the regions
   // with many callees no own work at all.
-  std::string capped_by;
   {
     double cheapest = inside_ns;
+    std::string capped_by;
     for (size_t r = 0; r < nreg; ++r) {
       const auto &reg = p.regions[r];
       if (reg.paradigm != "compiler" && reg.paradigm != "user") continue;
@@ -142,84 +159,171 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
     if (!capped_by.empty() && cheapest > 0) {
       pair_ns *= cheapest / inside_ns;
       inside_ns = cheapest;
-    } else {
-      capped_by.clear();
+      run.capped_by = capped_by;
     }
   }
+  run.pair_ns = pair_ns, run.inside_ns = inside_ns, run.scale = scale, run.cpu_s = cpu_s, run.total = total;
 
-  std::vector<Candidate> picks, work;
   for (size_t r = 0; r < nreg; ++r) {
     const auto &reg = p.regions[r];
     // Only what an instrumentor put there; never main (the root of everything).
     if (reg.paradigm != "compiler" && reg.paradigm != "user") continue;
     if (reg.name == "main" || calls[r] <= 0) continue;
-    double usec = incl_time[r] / calls[r] * 1e6;
-    // The region's own work per visit: its exclusive time per visit less the
-    // part of the measurement that falls inside it.
-    // Each measured callee leaves the rest of its pair in the caller's time.
-    auto own_work = [&](double less) {
-      return std::max(0.0, (excl_time[r] * scale * 1e9 - child_calls[r] * less * (pair_ns - inside_ns)) / calls[r] -
-                               less * inside_ns);
+    // The region's own work: its exclusive time less the part of the
+    // measurement that falls inside it; each measured callee leaves the rest
+    // of its pair in the caller's time.
+    auto own_total = [&](double less) {
+      return std::max(0.0, excl_time[r] * scale * 1e9 - child_calls[r] * less * (pair_ns - inside_ns) -
+                               calls[r] * less * inside_ns);
     };
-    const double own_ns = own_work(1.0);
+    Measured &m = sums[region_key(reg)];
+    m.calls += calls[r];
+    m.incl_s += incl_time[r];  // measured, as the rule's usec/call is (TAU's)
+    m.own_total_ns += own_total(1.0);
     // What the region's own work would be were the pair's parts overstated by
     // the margin: the region is work unless that, too, is small.
-    const double own_upper_ns = own_work(1.0 - kPairCostMargin);
-    bool calls_ok = rule.calls_inclusive ? calls[r] >= rule.calls_above : calls[r] > rule.calls_above;
-    bool usec_ok = rule.usec_inclusive ? usec <= rule.usec_below : usec < rule.usec_below;
-    if (!calls_ok || !usec_ok) continue;
-    // Saving per visit: the pair, and the function's own time, which an
-    // inlined accessor mostly loses too (kInlinedShare of it).
-    Candidate c{int(r), calls[r], usec, own_ns, calls[r] * (pair_ns + kInlinedShare * own_ns) * 1e-9};
-    if (own_upper_ns > kWorkRatio * pair_ns)
-      work.push_back(c);  // the work itself: removing it would hide what the program does
-    else
-      picks.push_back(c);
+    m.own_upper_total_ns += own_total(1.0 - kPairCostMargin);
+    m.pair_total_ns += calls[r] * pair_ns;
+    // Saving: the pair, and the function's own time, which an inlined
+    // accessor mostly loses too (kInlinedShare of it).
+    m.saving_s += (calls[r] * pair_ns + kInlinedShare * own_total(1.0)) * 1e-9;
+    m.has_children = m.has_children || child_calls[r] > 0;
+    Verdict &v = names[region_key(reg)];
+    v.name = reg.name, v.mangled = reg.mangled;
+    if (std::find(v.from.begin(), v.from.end(), in.path) == v.from.end()) v.from.push_back(in.path);
   }
-  auto by_overhead = [](const Candidate &a, const Candidate &b) { return a.overhead_s > b.overhead_s; };
-  std::sort(picks.begin(), picks.end(), by_overhead);
-  std::sort(work.begin(), work.end(), by_overhead);
-  double saved = 0;
-  for (const Candidate &c : picks) saved += c.overhead_s;
-  const double total_cpu = total * scale;
-  saved = std::min(saved, total_cpu);
+  return run;
+}
 
-  std::string out = "# Filter suggested by hcc-report --suggest-filter from " + profile_path + "\n";
-  out += "# rule: calls " + std::string(rule.calls_inclusive ? ">= " : "> ") + fmt("%.0f", rule.calls_above) +
+}  // namespace
+
+Judgement judge_regions(const std::vector<ProfileInput> &profiles, const SuggestRule &rule) {
+  Judgement j;
+  std::map<std::string, Measured> sums;
+  std::map<std::string, Verdict> names;
+  double total_measured = 0;
+  for (const ProfileInput &in : profiles) {
+    j.runs.push_back(measure_run(in, sums, names));
+    j.total_cpu += j.runs.back().total * j.runs.back().scale;
+    total_measured += j.runs.back().total;
+  }
+  for (auto &[key, m] : sums) {
+    Verdict v = names[key];
+    v.calls = m.calls;
+    v.usec_per_call = m.incl_s / m.calls * 1e6;
+    v.own_ns = m.own_total_ns / m.calls;
+    v.pair_ns = m.pair_total_ns / m.calls;
+    v.saving_s = m.saving_s;
+    v.incl_share = total_measured > 0 ? m.incl_s / total_measured : 0;
+    bool calls_ok = rule.calls_inclusive ? v.calls >= rule.calls_above : v.calls > rule.calls_above;
+    bool usec_ok = rule.usec_inclusive ? v.usec_per_call <= rule.usec_below : v.usec_per_call < rule.usec_below;
+    if (!calls_ok || !usec_ok) continue;
+    if (m.own_upper_total_ns / m.calls > kWorkRatio * v.pair_ns)
+      j.work.push_back(v);  // the work itself: removing it would hide what the program does
+    else if (m.has_children && v.incl_share >= kTrunkShare)
+      j.trunk.push_back(v);  // leaving it out would flatten the tree under it
+    else
+      j.picks.push_back(v);
+  }
+  auto by_saving = [](const Verdict &a, const Verdict &b) {
+    return a.saving_s != b.saving_s ? a.saving_s > b.saving_s : a.name < b.name;
+  };
+  for (auto *list : {&j.picks, &j.work, &j.trunk}) std::sort(list->begin(), list->end(), by_saving);
+  for (const Verdict &v : j.picks) j.saved += v.saving_s;
+  j.saved = std::min(j.saved, j.total_cpu);
+  return j;
+}
+
+namespace {
+
+// A name on one comment line: line breaks would end the comment.
+std::string one_line(std::string s) {
+  for (char &c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+// The lines a filter's leading comment shares between both views: the cost
+// model of each run and the estimated saving.
+std::string cost_lines(const Judgement &j, bool name_runs) {
+  std::string out;
+  for (const RunCost &r : j.runs) {
+    out += "# cost of one enter/exit pair" + (name_runs ? " in " + r.path : std::string()) + ": " +
+           fmt("%.1f", r.pair_ns) + " ns, " + r.pair_from + "; " + fmt("%.1f", r.inside_ns) +
+           " ns of it inside the region\n";
+    if (!r.capped_by.empty())
+      out += "# (scaled down to the cheapest measured leaf's exclusive time per visit, " + one_line(r.capped_by) +
+             ": the run's pairs cost less than the end-of-run timing)\n";
+    if (r.scale < 1)
+      out += "# measured times scaled by " + fmt("%.3f", r.scale) + " (process CPU time " + fmt("%.3f", r.cpu_s) +
+             " s / measured " + fmt("%.3f", r.total) + " s: a busy machine, or threads that waited)\n";
+  }
+  out += "# " + std::to_string(j.picks.size()) + " region(s); estimated saving (pair + " + fmt("%g", kInlinedShare) +
+         " x own work, per visit) " + fmt("%.4f", j.saved) + " s of " + fmt("%.4f", j.total_cpu) +
+         " s measured (summed over locations)";
+  if (j.total_cpu > 0 && j.saved < j.total_cpu)
+    out += ": about " + fmt("%.1f", 100.0 * j.saved / j.total_cpu) + "% less time, speed-up x" +
+           fmt("%.2f", j.total_cpu / (j.total_cpu - j.saved));
+  return out + "\n";
+}
+
+std::string rule_line(const SuggestRule &rule) {
+  return "# rule: calls " + std::string(rule.calls_inclusive ? ">= " : "> ") + fmt("%.0f", rule.calls_above) +
          ", usec/call " + (rule.usec_inclusive ? "<= " : "< ") +
          (rule.usec_below > 1e299 ? std::string("any") : fmt("%g", rule.usec_below)) +
          ", own work per visit <= " + fmt("%g", kWorkRatio) + " x the pair cost, also with the pair's parts " +
          fmt("%g", 100 * kPairCostMargin) + "% lower\n";
-  out += "# cost of one enter/exit pair: " + fmt("%.1f", pair_ns) + " ns, " + pair_from + "; " +
-         fmt("%.1f", inside_ns) + " ns of it inside the region\n";
-  if (!capped_by.empty())
-    out += "# (scaled down to the cheapest measured leaf's exclusive time per visit, " + capped_by +
-           ": the run's pairs cost less than the end-of-run timing)\n";
-  if (scale < 1)
-    out += "# measured times scaled by " + fmt("%.3f", scale) + " (process CPU time " + fmt("%.3f", cpu_s) +
-           " s / measured " + fmt("%.3f", total) + " s: a busy machine, or threads that waited)\n";
-  out += "# " + std::to_string(picks.size()) + " region(s); estimated saving (pair + " + fmt("%g", kInlinedShare) +
-         " x own work, per visit) " + fmt("%.4f", saved) + " s of " + fmt("%.4f", total_cpu) +
-         " s measured (summed over locations)";
-  if (total_cpu > 0 && saved < total_cpu)
-    out += ": about " + fmt("%.1f", 100.0 * saved / total_cpu) + "% less time, speed-up x" +
-           fmt("%.2f", total_cpu / (total_cpu - saved));
-  out += "\n#   calls        usec/call  own ns     saving s    region\n";
-  for (const Candidate &c : picks)
+}
+
+// A Score-P EXCLUDE line for a region: the linker name when there is one,
+// else the qualified name (all its overloads); patterns are blank-separated
+// words.
+std::string scorep_exclude(const std::string &name, const std::string &mangled) {
+  if (!mangled.empty() && mangled != name) return "  EXCLUDE MANGLED " + escape_glob(mangled) + "\n";
+  std::string q = hcc::filter::name_forms(name).qual;
+  std::string w;
+  for (char ch : escape_glob(q)) w += std::isspace(static_cast<unsigned char>(ch)) ? '?' : ch;
+  return "  EXCLUDE " + w + "\n";
+}
+
+// "run.cubex", "a.cubex + b.cubex".
+std::string joined(const std::vector<std::string> &paths) {
+  std::string s;
+  for (const std::string &p : paths) s += (s.empty() ? "" : " + ") + p;
+  return s;
+}
+
+
+}  // namespace
+
+std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &rule, FilterSyntax syntax,
+                           const std::string &profile_path) {
+  const Judgement j = judge_regions({{&p, profile_path}}, rule);
+  std::string out = "# Filter suggested by hcc-report --suggest-filter from " + profile_path + "\n";
+  out += rule_line(rule) + cost_lines(j, false);
+  out += "#   calls        usec/call  own ns     saving s    region\n";
+  for (const Verdict &c : j.picks)
     out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
-           " " + fmt("%-11.4f", c.overhead_s) + " " + p.regions[size_t(c.region)].name + "\n";
-  if (!work.empty()) {
+           " " + fmt("%-11.4f", c.saving_s) + " " + c.name + "\n";
+  if (!j.work.empty()) {
     out += "# kept, their own work per visit is above " + fmt("%g", kWorkRatio) + " x the pair cost, or may be within the margin (they are the work):\n";
-    for (const Candidate &c : work)
+    for (const Verdict &c : j.work)
       out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
-             fmt("%-10.1f", c.own_ns) + " -           " + p.regions[size_t(c.region)].name + "\n";
+             fmt("%-10.1f", c.own_ns) + " -           " + c.name + "\n";
+  }
+  if (!j.trunk.empty()) {
+    out += "# kept, they hold the call-path trunk (>= " + fmt("%g", 100 * kTrunkShare) +
+           "% of the time, with measured children):\n";
+    for (const Verdict &c : j.trunk)
+      out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
+             fmt("%-10.1f", c.own_ns) + " -           " + c.name + "\n";
   }
 
   switch (syntax) {
     case FilterSyntax::Tau:
       out += "BEGIN_EXCLUDE_LIST\n";
-      for (const Candidate &c : picks) {
-        std::string n = hcc::filter::substitute_template_bindings(p.regions[size_t(c.region)].name);
+      for (const Verdict &c : j.picks) {
+        std::string n = hcc::filter::substitute_template_bindings(c.name);
         if (!n.empty() && n[0] == '#') n = "\"" + n + "\"";
         out += n + "\n";
       }
@@ -227,27 +331,46 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
       break;
     case FilterSyntax::ScoreP:
       out += "SCOREP_REGION_NAMES_BEGIN\n";
-      for (const Candidate &c : picks) {
-        const auto &reg = p.regions[size_t(c.region)];
-        // Score-P patterns are blank-separated words: the linker name when
-        // there is one, else the qualified name (all its overloads).
-        if (!reg.mangled.empty() && reg.mangled != reg.name) {
-          out += "  EXCLUDE MANGLED " + escape_glob(reg.mangled) + "\n";
-        } else {
-          std::string q = hcc::filter::name_forms(reg.name).qual;
-          std::string w;
-          for (char ch : escape_glob(q)) w += std::isspace(static_cast<unsigned char>(ch)) ? '?' : ch;
-          out += "  EXCLUDE " + w + "\n";
-        }
-      }
+      for (const Verdict &c : j.picks) out += scorep_exclude(c.name, c.mangled);
       out += "SCOREP_REGION_NAMES_END\n";
       break;
     case FilterSyntax::Hcc:
-      for (const Candidate &c : picks)
-        out += "exclude " + escape_glob(hcc::filter::substitute_template_bindings(p.regions[size_t(c.region)].name)) + "\n";
-      if (picks.empty()) out += "# (nothing to exclude)\n";
+      for (const Verdict &c : j.picks)
+        out += "exclude " + escape_glob(hcc::filter::substitute_template_bindings(c.name)) + "\n";
+      if (j.picks.empty()) out += "# (nothing to exclude)\n";
       break;
   }
+  return out;
+}
+
+std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule &rule) {
+  // Every path and name lands on a comment line.
+  std::vector<ProfileInput> profiles = given;
+  std::vector<std::string> paths;
+  for (ProfileInput &in : profiles) paths.push_back(in.path = one_line(in.path));
+  const Judgement j = judge_regions(profiles, rule);
+  std::string out = "# hcc plan written by hcc-report --plan from " + one_line(joined(paths)) + "\n";
+  out += "# A Score-P filter file: the next build through hcc leaves the EXCLUDE'd functions out at\n"
+         "# compile time (a file named hcc.plan beside the sources, or HCC_PLAN=FILE; HCC_PLAN=off ignores it).\n"
+         "# Edit it freely; hcc --hcc-verbose prints the '# left out' and '# kept' lines when it applies it.\n";
+  out += rule_line(rule) + cost_lines(j, true);
+  // One line per decision, its evidence: calls, inclusive time per call, what
+  // measuring it costs per call and in all, the profiles it came from.
+  for (const Verdict &v : j.picks)
+    out += "# left out " + one_line(v.name) + ": " + fmt("%.3g", v.usec_per_call * 1e3) + " ns per call over " +
+           count_text(v.calls) + " calls in " + joined(v.from) + "; measuring it costs " +
+           fmt("%.3g", v.pair_ns) + " ns per call, own work " + fmt("%.3g", v.own_ns) + " ns; saves about " +
+           fmt("%.3g", v.saving_s) + " s\n";
+  for (const Verdict &v : j.work)
+    out += "# kept " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call over " +
+           count_text(v.calls) + " calls in " + joined(v.from) + ", is above " + fmt("%g", kWorkRatio) +
+           " x the " + fmt("%.3g", v.pair_ns) + " ns pair (or within the margin): it is the work\n";
+  for (const Verdict &v : j.trunk)
+    out += "# kept " + one_line(v.name) + ": it holds the call-path trunk (" + fmt("%.0f", 100 * v.incl_share) +
+           "% of the time in " + joined(v.from) + ", with measured children)\n";
+  out += "SCOREP_REGION_NAMES_BEGIN\n";
+  for (const Verdict &v : j.picks) out += scorep_exclude(v.name, v.mangled);
+  out += "SCOREP_REGION_NAMES_END\n";
   return out;
 }
 

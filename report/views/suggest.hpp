@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "profile.hpp"
 
@@ -49,11 +50,65 @@ constexpr double kLeafMinVisits = 1000;
 // gone, and its call, spills and the caller's lost optimisations go with it.
 constexpr double kInlinedShare = 1.0;
 
+// A region whose inclusive time is at least this share of the run and that
+// has measured children holds the call-path trunk: leaving it out would
+// flatten the tree under it, so it is never suggested (the rule would need
+// > 1e6 calls under 2 us each for that: a solver's step function).
+constexpr double kTrunkShare = 0.10;
+
 enum class FilterSyntax { Hcc, Tau, ScoreP };
+
+// One profile a suggestion or plan is computed from, and its file.
+struct ProfileInput {
+  const hcc::profile::Profile *p;
+  std::string path;
+};
+
+// The decision on one region, on the sum of the profiles it appears in.
+struct Verdict {
+  std::string name, mangled;
+  double calls = 0;
+  double usec_per_call = 0;  // inclusive time per call, as measured
+  double own_ns = 0;         // own work per visit, central estimate
+  double pair_ns = 0;        // the pair cost of the runs it was measured in, weighted by calls
+  double saving_s = 0;       // calls x (pair + kInlinedShare x own work)
+  double incl_share = 0;     // inclusive time over the runs' measured time
+  std::vector<std::string> from;  // the profiles it was measured in
+};
+
+// The per-run figures of the cost model (one per profile, in order).
+struct RunCost {
+  std::string path, pair_from, capped_by;
+  double pair_ns = 0, inside_ns = 0, scale = 1, cpu_s = 0, total = 0;
+};
+
+struct Judgement {
+  std::vector<Verdict> picks;  // left out, by saving
+  std::vector<Verdict> work;   // kept: their own work is above the line (or within the margin)
+  std::vector<Verdict> trunk;  // kept: they hold the call-path trunk (kTrunkShare)
+  std::vector<RunCost> runs;
+  double saved = 0, total_cpu = 0;  // seconds, summed over the runs and their locations
+};
+
+// The one rule and cost model behind --suggest-filter and --plan: each
+// region's own work and saving are computed with the pair cost of the run it
+// was measured in, then summed by region name over the profiles; the rule
+// and the guards judge the sums. Only compiler and user regions are judged
+// (never OpenMP constructs, MPI calls), never `main`.
+Judgement judge_regions(const std::vector<ProfileInput> &profiles, const SuggestRule &rule);
+
+// "37.5 M", "1200": a call count as plan comments and hcc --hcc-verbose print it.
+std::string count_text(double calls);
 
 // The filter file text; its leading comment lines explain the choice (each
 // region's calls, µs per call, estimated overhead, and the expected saving).
 std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &rule, FilterSyntax syntax,
                            const std::string &profile_path);
+
+// hcc-report --plan: a Score-P filter file whose EXCLUDE lines leave out the
+// regions judge_regions picks, preceded by one comment line per decision
+// ("# left out NAME: ..." / "# kept NAME: ...", the evidence `hcc
+// --hcc-verbose` prints when it applies the plan).
+std::string plan_text(const std::vector<ProfileInput> &profiles, const SuggestRule &rule);
 
 }  // namespace hcc::report
