@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -96,12 +97,12 @@ TEST_F(Plan, NamesTheHotTinyFunctionNotTheKernelNorMain) {
 }
 
 // The plan beside the sources leaves mix out of the next build: no region,
-// the kernel's 200 visits and accumulate's one exact, the same output.
+// the kernel's 1000 visits and accumulate's one exact, the same output.
 TEST_F(Plan, ABuildBesideThePlanLeavesTheFunctionOutAndSaysWhy) {
   make("plan-apply", 2000000);
   const RunResult b = build(dir_, "app2", "", "--hcc-verbose");
   ASSERT_EQ(b.status, 0) << b.err;
-  EXPECT_NE(b.err.find("hcc: plan ./hcc.plan: left out mix(unsigned int, unsigned int): "), std::string::npos)
+  EXPECT_NE(b.err.find("hcc: plan hcc.plan: left out mix(unsigned int, unsigned int): "), std::string::npos)
       << b.err;
   const RunResult r2 = run_prog(dir_, "app2", "2", 2000000);
   ASSERT_EQ(r2.status, 0) << r2.err;
@@ -109,7 +110,7 @@ TEST_F(Plan, ABuildBesideThePlanLeavesTheFunctionOutAndSaysWhy) {
   const Profile before = Profile::load(dir_ + "/out-1"), after = Profile::load(dir_ + "/out-2");
   EXPECT_EQ(before.total_visits("mix"), 2000000);
   EXPECT_EQ(after.total_visits("mix"), 0);
-  EXPECT_EQ(after.visits("main/kernel"), 200);
+  EXPECT_EQ(after.visits("main/kernel"), 1000);
   EXPECT_EQ(after.visits("main/accumulate"), 1);
   for (const std::string &path : after.paths()) EXPECT_EQ(path.find("mix"), std::string::npos) << path;
 }
@@ -117,11 +118,11 @@ TEST_F(Plan, ABuildBesideThePlanLeavesTheFunctionOutAndSaysWhy) {
 // HCC_PLAN=off ignores the plan beside the sources; HCC_PLAN=FILE names a
 // plan elsewhere, and --hcc-filter applies with it.
 TEST_F(Plan, OffIgnoresItAndAnExplicitPlanCombinesWithAFilter) {
-  make("plan-env", 100000);
+  make("plan-env", 2000000);
   ASSERT_NE(plan_.find("EXCLUDE MANGLED _Z3mixjj"), std::string::npos) << plan_;
   RunResult b = build(dir_, "app-off", "HCC_PLAN=off", "--hcc-verbose");
   ASSERT_EQ(b.status, 0) << b.err;
-  EXPECT_EQ(b.err.find("plan"), std::string::npos) << b.err;
+  EXPECT_EQ(b.err.find("hcc: plan "), std::string::npos) << b.err;
   ASSERT_EQ(run_prog(dir_, "app-off", "off", 3000).status, 0);
   EXPECT_EQ(Profile::load(dir_ + "/out-off").total_visits("mix"), 3000);
 
@@ -147,7 +148,7 @@ TEST_F(Plan, OffIgnoresItAndAnExplicitPlanCombinesWithAFilter) {
 // The plan's text is part of the instrumentation cache's key: the same
 // source rebuilt with an emptied plan measures mix again.
 TEST_F(Plan, AChangedPlanIsNotServedFromTheCache) {
-  make("plan-cache", 100000);
+  make("plan-cache", 2000000);
   ASSERT_EQ(build(dir_, "app-a").status, 0);
   ASSERT_EQ(run_prog(dir_, "app-a", "a", 3000).status, 0);
   EXPECT_EQ(Profile::load(dir_ + "/out-a").total_visits("mix"), 0);
@@ -158,11 +159,11 @@ TEST_F(Plan, AChangedPlanIsNotServedFromTheCache) {
 }
 
 TEST_F(Plan, APlanOthersMayWriteIsRefusedNamingIt) {
-  make("plan-writable", 100000);
+  make("plan-writable", 2000000);
   ASSERT_EQ(::chmod((dir_ + "/hcc.plan").c_str(), 0664), 0);
   const RunResult b = build(dir_, "app-w");
   EXPECT_EQ(b.status, 1);
-  EXPECT_NE(b.err.find("hcc: error: plan ./hcc.plan refused: writable by group or others"), std::string::npos)
+  EXPECT_NE(b.err.find("hcc: error: plan hcc.plan refused: writable by group or others"), std::string::npos)
       << b.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/app-w"));
 }
@@ -171,11 +172,11 @@ TEST_F(Plan, AnotherUsersPlanIsRefusedNamingIt) {
   std::string why;
   const uid_t other = hcc::test::other_user(why);
   if (other == static_cast<uid_t>(-1)) GTEST_SKIP() << why;
-  make("plan-other-user", 100000);
+  make("plan-other-user", 2000000);
   ASSERT_EQ(::lchown((dir_ + "/hcc.plan").c_str(), other, other), 0);
   const RunResult b = build(dir_, "app-o");
   EXPECT_EQ(b.status, 1);
-  EXPECT_NE(b.err.find("hcc: error: plan ./hcc.plan refused: owned by uid " + std::to_string(other)),
+  EXPECT_NE(b.err.find("hcc: error: plan hcc.plan refused: owned by uid " + std::to_string(other)),
             std::string::npos)
       << b.err;
 }
@@ -210,6 +211,8 @@ TEST_F(Plan, PredictedSavingMatchesTheNextRunsCpuTime) {
   EXPECT_EQ(r2.out, r1.out);
   EXPECT_EQ(run("cd " + shell_quote(dir_) + " && ./app0").out, r1.out);  // what the plain build prints
   const double predicted = cpu1 - saved;
+  std::cout << "run 1: " << cpu1 << " s CPU; predicted saving " << saved << " s; run 2: " << cpu2
+            << " s CPU, predicted " << predicted << " s (ratio " << cpu2 / predicted << ")\n";
   ASSERT_GT(predicted, 0) << plan;
   // The saving is most of run 1: a prediction that ignored it would miss by far more than 25%.
   EXPECT_GT(saved, 0.4 * cpu1) << plan << "\nrun 1: " << cpu1 << " s CPU" << unpreempted_note();

@@ -1,7 +1,7 @@
 // A program for instrumentation plans (tests/filter/plan_e2e_test.cpp): a
 // function the static size rule keeps (its rare branch is long) but that
 // does a few nanoseconds of work per call and is called millions of times,
-// beside a real kernel. `plan_hot N` makes N calls of mix and 200 of kernel.
+// beside a real kernel. `plan_hot N` makes N calls of mix and 1000 of kernel.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -26,7 +26,7 @@ unsigned accumulate(long n) {
   return h;
 }
 
-// The real work: 200 passes over 2^18 doubles.
+// The real work: 1000 passes over 2^18 doubles.
 double kernel(const std::vector<double> &a, double s) {
   double sum = 0;
   for (double v : a) sum += v * s + v * v * 0.5;
@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
   std::vector<double> a(1 << 18);
   for (size_t i = 0; i < a.size(); ++i) a[i] = double(i % 1000) * 1e-3;
   double total = 0;
-  for (int k = 0; k < 200; ++k) total += kernel(a, 1.0 + k * 1e-3);
+  for (int k = 0; k < 1000; ++k) total += kernel(a, 1.0 + k * 1e-4);
   const unsigned h = accumulate(n);
   std::printf("checksum %u %.6e\n", h, total);
   return 0;
