@@ -42,6 +42,7 @@ std::string untrusted_plan(int fd, const std::string &path) {
 bool plan_for_source(const std::string &source, Plan &plan, std::string &error) {
   plan = Plan();
   const char *named = config::text("HCC_PLAN");
+  if (named && config::parse_switch(named) == true) named = nullptr;  // on: the default, hcc.plan beside the source
   std::string path;
   if (named && *named) {
     if (config::parse_switch(named) == false) return true;  // off, no, 0, false
