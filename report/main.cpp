@@ -22,7 +22,7 @@
 #include "json_view.hpp"
 #include "locate.hpp"
 #include "summary.hpp"
-#include "suggest.hpp"
+#include "plans/judge.hpp"
 #include "trace_json.hpp"
 #include "watch.hpp"
 

@@ -9,7 +9,7 @@
 #include "env.hpp"
 #include "own_line.hpp"
 #include "private_dir.hpp"
-#include "suggest.hpp"
+#include "plans/judge.hpp"
 
 namespace hcc::rt {
 

@@ -1,6 +1,6 @@
 // hcc — HCC_PLAN_UPDATE=FILE: the run writes (or refreshes) an
 // instrumentation plan from its own profile at exit, the text `hcc-report
-// --plan PROFILE` would write (report/views/suggest.hpp: the same function),
+// --plan PROFILE` would write (plans/judge.hpp: the same function),
 // so the next build applies it (docs/selective-instrumentation.md, "Plans").
 #pragma once
 

@@ -1,5 +1,6 @@
-// hcc-report --suggest-filter (see suggest.hpp and report/README.md).
-#include "suggest.hpp"
+// The rule and cost model of plans and suggested filters (see judge.hpp and
+// report/README.md, "--suggest-filter").
+#include "judge.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -91,7 +92,7 @@ std::string count_text(double calls) {
 
 namespace {
 
-// One run's regions, measured with that run's pair cost (suggest.hpp).
+// One run's regions, measured with that run's pair cost (judge.hpp).
 RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sums,
                     std::map<std::string, Verdict> &names) {
   using hcc::profile::inclusive;

@@ -1,5 +1,7 @@
-// hcc-report --suggest-filter: which regions cost more to measure than they
-// tell, what they cost, and a filter file that leaves them out.
+// Which regions cost more to measure than they tell, what they cost, and a
+// filter file or an instrumentation plan that leaves them out: the one rule
+// and cost model behind hcc-report --suggest-filter and --plan and libhcc's
+// HCC_PLAN_UPDATE (plans/README.md).
 #pragma once
 
 #include <string>
@@ -43,7 +45,7 @@ constexpr double kWorkRatio = 0.5;
 // it, keeping a small one costs only its pair.
 constexpr double kPairCostMargin = 0.25;
 // Visits a leaf region needs before its exclusive time per visit bounds the
-// part of a pair measured inside a region (suggest.cpp).
+// part of a pair measured inside a region (judge.cpp).
 constexpr double kLeafMinVisits = 1000;
 // Share of a removed region's own work per visit counted as saved besides the
 // pair: a function small enough to be suggested is inlined once its guard is
