@@ -22,7 +22,7 @@
 #include "json_view.hpp"
 #include "locate.hpp"
 #include "summary.hpp"
-#include "suggest.hpp"
+#include "plans/judge.hpp"
 #include "trace_json.hpp"
 #include "watch.hpp"
 
@@ -81,6 +81,7 @@ struct Options {
   std::size_t top = 10;
   std::string metric = "time";
   std::vector<std::string> diff_paths;
+  std::vector<std::string> plan_paths;
   std::string callgraph, focus;
   bool json = false;  // the --json view, or with --diff: the comparison as JSON
 };
@@ -268,6 +269,37 @@ int show_suggest_filter(const Options &o, const Profiled &in) {
   return 0;
 }
 
+// --plan PROFILE...: every profile is read first (one that cannot be is an
+// error naming it), then judged on their sum.
+int run_plan(Options &o) {
+  hcc::report::SuggestRule rule;
+  if (!o.rule_text.empty()) {
+    std::string why = hcc::report::parse_suggest_rule(o.rule_text, rule);
+    if (!why.empty()) return fail("", "--rule '" + o.rule_text + "' " + why);
+  }
+  std::vector<hcc::profile::Profile> profiles;
+  std::vector<std::string> paths;
+  for (const std::string &given : o.plan_paths) {
+    try {
+      std::string note;
+      paths.push_back(hcc::report::locate_profile(given, ".", &note));
+      if (!note.empty()) std::cerr << note << "\n";
+      profiles.push_back(hcc::profile::read_cubex(paths.back()));
+    } catch (const std::exception &e) {
+      return fail("", e.what());
+    }
+  }
+  std::vector<hcc::report::ProfileInput> inputs;
+  for (size_t i = 0; i < profiles.size(); ++i) inputs.push_back({&profiles[i], paths[i]});
+  const std::string text = hcc::report::plan_text(inputs, rule);
+  if (!emit(text, o.out_file)) return 2;
+  if (!o.out_file.empty()) {
+    print_leading_comments(text);
+    std::cout << "plan written to " << o.out_file << "\n";
+  }
+  return 0;
+}
+
 int show_callgraph(const Options &o, const Profiled &in) {
   std::string text = hcc::report::callgraph_dot(in.p, {o.location, o.focus});
   if (o.callgraph == "svg") text = hcc::report::dot_to_svg(text, "--callgraph=svg");
@@ -322,6 +354,9 @@ CLI::Option *add_json(CLI::App &app, Options &o, const View &v) { return app.add
 CLI::Option *add_diff(CLI::App &app, Options &o, const View &v) {
   return app.add_option(v.flag, o.diff_paths, v.help)->expected(2);
 }
+CLI::Option *add_plan(CLI::App &app, Options &o, const View &v) {
+  return app.add_option(v.flag, o.plan_paths, v.help)->expected(1, -1);
+}
 CLI::Option *add_callgraph(CLI::App &app, Options &o, const View &v) {
   return app.add_option(v.flag, o.callgraph, v.help)->check(CLI::IsMember({"dot", "svg"}));
 }
@@ -347,6 +382,10 @@ const View kViews[] = {
      "print a filter file excluding regions whose measurement costs more than it tells "
      "(default rule calls>1000000,usec<2)",
      "--rule --format -o", nullptr, on_profile<show_suggest_filter>},
+    {"--plan",
+     "write an instrumentation plan from PROFILE... (summed): a Score-P filter file, with the evidence "
+     "of each decision, that hcc applies at the next build (hcc.plan beside the sources, or HCC_PLAN=FILE)",
+     "--rule -o", add_plan, run_plan},
     {"--trace-json",
      "convert the OTF2 trace (PATH: traces.otf2 or a run directory) to Chrome trace-event JSON "
      "for Perfetto UI and chrome://tracing",
@@ -389,7 +428,7 @@ const Modifier kModifiers[] = {
     {"--rule", "--suggest-filter",
      [](CLI::App &app, Options &o) {
        return app.add_option("--rule", o.rule_text,
-                             "with --suggest-filter: 'calls>N,usec<X' (>= and <= too; either may be left out)");
+                             "with --suggest-filter or --plan: 'calls>N,usec<X' (>= and <= too; either may be left out)");
      }},
     {"--format", "--suggest-filter",
      [](CLI::App &app, Options &o) {
@@ -399,7 +438,7 @@ const Modifier kModifiers[] = {
     {"-o", "--suggest-filter",
      [](CLI::App &app, Options &o) {
        return app.add_option("-o", o.out_file,
-                             "with --suggest-filter, --trace-json or --html: write to this file instead of stdout");
+                             "with --suggest-filter, --plan, --trace-json or --html: write to this file instead of stdout");
      }},
     {"--top", "--watch",
      [](CLI::App &app, Options &o) {

@@ -29,6 +29,7 @@
 #include "mpi_wrapper.hpp"
 #include "options.hpp"
 #include "paths.hpp"
+#include "plan.hpp"
 #include "process.hpp"
 #include "response_file.hpp"
 #include "sanitizer_flags.hpp"
@@ -344,12 +345,32 @@ int instrumented_compile(const std::vector<std::string> &compiler,
     }
   }
 
+  std::vector<std::string> plans_told;  // plans whose decisions --hcc-verbose has printed
   for (const auto &in : cl.inputs) {
     if (!in.instrumentable) continue;
     work.sources.push_back(in.path);
     std::vector<std::string> iargs = instrumentor_args(args, cl, in);
     iargs.insert(iargs.begin(), wrapper_flags.begin(), wrapper_flags.end());
-    InstrumentResult res = instrument_source(instrumentor, in, iargs, temps, opts.verbose, shadow_root,
+    // The source's plan (plan.hpp): one more filter file for the
+    // instrumentor, on top of --hcc-filter; its contents join the cache key
+    // as every filter file's do.
+    Plan plan;
+    std::string plan_error;
+    if (!plan_for_source(in.path, plan, plan_error)) {
+      print_error(plan_error);
+      return finish(1, temps, work, false);
+    }
+    std::vector<std::string> source_instrumentor = instrumentor;
+    if (!plan.path.empty()) {
+      source_instrumentor.push_back("--filter=" + plan.path);
+      if (opts.verbose && std::find(plans_told.begin(), plans_told.end(), plan.path) == plans_told.end()) {
+        plans_told.push_back(plan.path);
+        const std::vector<std::string> decisions = plan_decisions(plan.text);
+        if (decisions.empty()) print_note("plan " + plan.path + ": applied (it gives no evidence lines)");
+        for (const std::string &d : decisions) print_note("plan " + plan.path + ": " + d);
+      }
+    }
+    InstrumentResult res = instrument_source(source_instrumentor, in, iargs, temps, opts.verbose, shadow_root,
                                              use_server, start_early);
     if (early && (received_signal() || !res.ok)) {
       early->abandon();

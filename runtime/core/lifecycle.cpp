@@ -22,6 +22,7 @@
 #include "hooks.hpp"
 #include "nothing_measured.hpp"
 #include "output.hpp"
+#include "plan_update.hpp"
 #include "profile_builder.hpp"
 #include "registry.hpp"
 #include "event_services.hpp"
@@ -196,7 +197,7 @@ void finalize() noexcept {
   try {
     const profile::Profile p = build_local_profile();
     write_gmon_if_requested(p);  // HCC_GPROF=1
-    write_profile(p);
+    update_plan_if_requested(p, write_profile(p));  // HCC_PLAN_UPDATE=FILE
   } catch (const std::exception &e) {
     std::fprintf(stderr, "hcc: error: the profile could not be written: %s\n", e.what());
   } catch (...) {

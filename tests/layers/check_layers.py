@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the runtime and the report do not reach into each other.
 
-The layers, bottom up: io/, filter/, cube/, text_views/, otf2_api/ are shared;
+The layers, bottom up: io/, filter/, cube/, text_views/, plans/, otf2_api/ are shared;
 runtime/ (libhcc.so) and wrappers/ (libhcc_mpi.so) build on them, and so does
 report/ (hcc-report). Neither side may use the other's files:
 

@@ -129,3 +129,90 @@ TEST(SuggestFilterNumbers, AnInsidePartAboveThePairIsTakenAsThePair) {
   const Suggestion s = suggest(pathtracer_like(0, "20.00", "50.00"), d);
   EXPECT_TRUE(s.shows("# cost of one enter/exit pair: 11.0 ns, measured at the end of the run; 11.0 ns of it inside"));
 }
+
+namespace {
+
+// main -> solve -> dot (2 per solve visit) and main -> rare: solve makes
+// 1 ns of its own work a visit (31 ns exclusive: 10 of its pair, 2 x 10 of
+// dot's) but holds 21% of the run with a measured child: the trunk.
+Profile trunk_like(double rare_visits) {
+  Profile p;
+  p.attrs = {{"program", "app"}, {"hcc.pair_cost_ns", "20.00"}, {"hcc.pair_inside_ns", "10.00"}};
+  p.hosts = {"node"};
+  p.metrics = {metric("time", "sec", DType::Double, CubeType::Inclusive),
+               metric("visits", "occ", DType::UInt64, CubeType::Exclusive)};
+  p.regions = {region("main", "a.cpp", 1, 2), region("solve(int)", "a.cpp", 3, 4), region("dot(int)", "a.cpp", 7, 8),
+               region("rare(int)", "a.cpp", 9, 10)};
+  p.cnodes = {{0, -1}, {1, 0}, {2, 1}, {3, 0}};
+  p.locations = {{"thread 0", 0, 0}};
+  p.excl.assign(2, std::vector<double>(p.cnodes.size(), 0.0));
+  const double visits[] = {1, 1000, 2000, rare_visits};
+  const double per_visit_ns[] = {2e5, 31, 11, 11};
+  for (size_t c = 0; c < p.cnodes.size(); ++c) {
+    p.at(0, c, 0) = visits[c] * per_visit_ns[c] * kNs;
+    p.at(1, c, 0) = visits[c];
+  }
+  return p;
+}
+
+ReportResult plan_of(const std::vector<std::string> &files, const TempDir &d) {
+  std::string args;
+  for (const std::string &f : files) args += " " + quote(f);
+  return run_capturing(quote(HCC_REPORT_EXE) + " --rule 'calls>100' --plan" + args + " 2>" + quote(d.file("err")),
+                       d.file("err"));
+}
+
+}  // namespace
+
+TEST(SuggestFilterNumbers, ARegionHoldingTheTrunkIsKept) {
+  TempDir d;
+  const Suggestion s = suggest(trunk_like(0), d);
+  EXPECT_EQ(s.excluded, (std::set<std::string>{"dot(int)"})) << s.text;
+  const size_t kept = s.text.find("# kept, they hold the call-path trunk (>= 10% of the time, with measured children):\n");
+  ASSERT_NE(kept, std::string::npos) << s.text;
+  EXPECT_TRUE(s.shows("solve(int)\n", kept));
+}
+
+// Two runs: each region judged on the sum. rare's 60 visits a run are under
+// the rule's 100, their 120 above it; dot's calls and saving add up.
+TEST(PlanNumbers, SeveralProfilesAreJudgedOnTheirSum) {
+  TempDir d;
+  write_cubex(trunk_like(60), d.file("a.cubex"));
+  write_cubex(trunk_like(60), d.file("b.cubex"));
+  const ReportResult one = plan_of({d.file("a.cubex")}, d);
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out.find("rare"), std::string::npos) << one.out;
+  const ReportResult both = plan_of({d.file("a.cubex"), d.file("b.cubex")}, d);
+  ASSERT_EQ(both.status, 0) << both.err;
+  const std::string &t = both.out;
+  EXPECT_NE(t.find("# hcc plan written by hcc-report --plan from " + d.file("a.cubex") + " + " + d.file("b.cubex")),
+            std::string::npos)
+      << t;
+  // dot: 11 ns inclusive a call, 10 of it its pair's inside part: 1 ns of
+  // own work; saving 4000 x (20 + 1) ns.
+  EXPECT_NE(t.find("# left out dot(int): 11 ns per call over 4000 calls in " + d.file("a.cubex") + " + " +
+                   d.file("b.cubex") + "; measuring it costs 20 ns per call, own work 1 ns; saves about 8.4e-05 s\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("# left out rare(int): 11 ns per call over 120 calls in "), std::string::npos) << t;
+  EXPECT_NE(t.find("# kept solve(int): it holds the call-path trunk (21% of the time in "), std::string::npos) << t;
+  EXPECT_NE(t.find("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE MANGLED _Zdot(int)\n  EXCLUDE MANGLED _Zrare(int)\nSCOREP_REGION_NAMES_END\n"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("main"), std::string::npos) << t;  // never judged
+  // The plan is a filter file hcc reads: no line is anything else.
+  std::istringstream lines(t);
+  for (std::string line; std::getline(lines, line);)
+    EXPECT_TRUE(line.empty() || line[0] == '#' || line.rfind("SCOREP_REGION_NAMES_", 0) == 0 ||
+                line.rfind("  EXCLUDE ", 0) == 0)
+        << line;
+}
+
+TEST(PlanNumbers, AProfileThatCannotBeReadIsNamed) {
+  TempDir d;
+  write_cubex(trunk_like(0), d.file("a.cubex"));
+  const ReportResult r = plan_of({d.file("a.cubex"), d.file("missing.cubex")}, d);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("missing.cubex"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}

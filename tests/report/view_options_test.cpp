@@ -36,6 +36,7 @@ const std::map<std::string, std::string> kViewOptions = {
     {"--json", "--json"},
     {"--cfg", "--cfg=dot"},
     {"--suggest-filter", "--suggest-filter"},
+    {"--plan", "--plan a.cubex"},
     {"--trace-json", "--trace-json"},
     {"--watch", "--watch"},
     {"--html", "--html"},
@@ -88,7 +89,7 @@ TEST(ReportViewOptions, EveryPairOfViewOptionsIsRefusedNamingBoth) {
       EXPECT_EQ(r.out, "");
       ++pairs;
     }
-  EXPECT_EQ(pairs, 14 * 13 - 2);
+  EXPECT_EQ(pairs, 15 * 14 - 2);
 }
 
 TEST(ReportViewOptions, ThreeViewOptionsNameTheFirstTwo) {
@@ -105,7 +106,7 @@ TEST(ReportViewOptions, ModifierOfAnotherViewIsRefusedSayingWhereItApplies) {
   const ReportResult out = report("-o f.txt x.cubex");
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.err,
-            "hcc-report: -o applies to --suggest-filter, --trace-json, --html or --callgraph, not to the flat "
+            "hcc-report: -o applies to --suggest-filter, --plan, --trace-json, --html or --callgraph, not to the flat "
             "profile (the default view)\n");
 
   const ReportResult location = report("--summary --location 0 x.cubex");

@@ -1,0 +1,378 @@
+// The rule and cost model of plans and suggested filters (see judge.hpp and
+// report/README.md, "--suggest-filter").
+#include "judge.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <vector>
+
+#include "filter/filter.hpp"
+
+namespace hcc::report {
+
+namespace {
+
+std::string fmt(const char *f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// Escapes the shell wildcards of hcc and Score-P patterns so a name matches
+// only itself (`f(int *)` must not become `f(int <anything>)`).
+std::string escape_glob(const std::string &s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '*' || c == '?' || c == '[' || c == '\\' || c == '#') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// One region's figures in one run, before the runs are summed.
+struct Measured {
+  double calls = 0, incl_s = 0, own_total_ns = 0, own_upper_total_ns = 0, pair_total_ns = 0, saving_s = 0;
+  bool has_children = false;
+};
+
+// The key regions are summed by across profiles: name and linker name.
+std::string region_key(const hcc::profile::Region &reg) { return reg.name + '\0' + reg.mangled; }
+
+}  // namespace
+
+std::string parse_suggest_rule(const std::string &text, SuggestRule &rule) {
+  std::string t;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c))) t += c;
+  if (t.empty()) return "is empty";
+  bool have_calls = false, have_usec = false;
+  size_t b = 0;
+  while (b <= t.size()) {
+    size_t e = t.find_first_of(",&", b);
+    if (e == std::string::npos) e = t.size();
+    std::string cond = t.substr(b, e - b);
+    b = e + 1;
+    if (cond.empty()) {
+      if (e == t.size()) break;
+      continue;
+    }
+    size_t op = cond.find_first_of("<>");
+    if (op == std::string::npos || op == 0) return "condition '" + cond + "' has no < or >";
+    std::string key = cond.substr(0, op);
+    bool le = op + 1 < cond.size() && cond[op + 1] == '=';
+    std::string num = cond.substr(op + (le ? 2 : 1));
+    char *end = nullptr;
+    double v = std::strtod(num.c_str(), &end);
+    if (num.empty() || *end != '\0' || v < 0) return "condition '" + cond + "' has no number after the operator";
+    if (key == "calls" || key == "numcalls") {
+      if (cond[op] != '>') return "'" + cond + "': calls takes > or >=";
+      rule.calls_above = v, rule.calls_inclusive = le, have_calls = true;
+    } else if (key == "usec" || key == "usecs/call" || key == "usec/call") {
+      if (cond[op] != '<') return "'" + cond + "': usec takes < or <=";
+      rule.usec_below = v, rule.usec_inclusive = le, have_usec = true;
+    } else {
+      return "unknown quantity '" + key + "' (known: calls, usec)";
+    }
+    if (e == t.size()) break;
+  }
+  // A condition left out does not restrict.
+  if (!have_calls) rule.calls_above = 0, rule.calls_inclusive = true;
+  if (!have_usec) rule.usec_below = 1e300, rule.usec_inclusive = true;
+  return "";
+}
+
+std::string count_text(double calls) {
+  if (calls >= 1e9) return fmt("%.3g G", calls / 1e9);
+  if (calls >= 1e6) return fmt("%.3g M", calls / 1e6);
+  return fmt("%.0f", calls);
+}
+
+namespace {
+
+// One run's regions, measured with that run's pair cost (judge.hpp).
+RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sums,
+                    std::map<std::string, Verdict> &names) {
+  using hcc::profile::inclusive;
+  const hcc::profile::Profile &p = *in.p;
+  RunCost run;
+  run.path = in.path;
+  const int mv = p.metric_index("visits"), mt = p.metric_index("time");
+  const size_t nloc = p.nloc(), nreg = p.regions.size();
+  std::vector<double> calls(nreg, 0), incl_time(nreg, 0), excl_time(nreg, 0), child_calls(nreg, 0);
+  std::vector<double> time_incl = mt >= 0 ? inclusive(p, size_t(mt)) : std::vector<double>();
+  double total = 0;
+  for (size_t c = 0; c < p.cnodes.size(); ++c) {
+    int r = p.cnodes[c].region;
+    // A recursive region's time is counted at its outermost call path only.
+    bool nested = false;
+    for (int a = p.cnodes[c].parent; a >= 0 && !nested; a = p.cnodes[size_t(a)].parent)
+      nested = p.cnodes[size_t(a)].region == r;
+    for (size_t l = 0; l < nloc; ++l) {
+      if (mv >= 0) calls[size_t(r)] += p.at(size_t(mv), c, l);
+      if (mt >= 0 && !nested) incl_time[size_t(r)] += time_incl[c * nloc + l];
+      if (mt >= 0) excl_time[size_t(r)] += p.at(size_t(mt), c, l);
+      if (mv >= 0 && p.cnodes[c].parent >= 0)
+        child_calls[size_t(p.cnodes[size_t(p.cnodes[c].parent)].region)] += p.at(size_t(mv), c, l);
+      if (mt >= 0 && p.cnodes[c].parent < 0) total += time_incl[c * nloc + l];
+    }
+  }
+  double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0;
+  run.pair_from = "default (no hcc.pair_cost_ns in the profile)";
+  for (const auto &kv : p.attrs) {
+    if (kv.first == "hcc.pair_cost_ns" && std::atof(kv.second.c_str()) > 0) {
+      pair_ns = std::atof(kv.second.c_str());
+      run.pair_from = "measured at the end of the run";
+    }
+    if (kv.first == "hcc.pair_inside_ns" && std::atof(kv.second.c_str()) >= 0) inside_ns = std::atof(kv.second.c_str());
+    if (kv.first == "hcc.process_cpu_s") cpu_s = std::atof(kv.second.c_str());
+  }
+  // Measured times are wall-clock: on a busy machine they include the time
+  // threads waited for a CPU, which would make every small function look
+  // like work. Scaled by the process's CPU time over the measured time when
+  // that is below 1 (it also is when threads block: then the own times come
+  // out smaller, and more regions look small).
+  const double scale = cpu_s > 0 && total > 0 && cpu_s < total ? cpu_s / total : 1.0;
+  // Profiles written before hcc.pair_inside_ns: about half a pair lies
+  // between a region's own timestamps.
+  if (inside_ns < 0) inside_ns = pair_ns / 2;
+  // Part of the pair, so never more (a profile written before the runtime
+  // took the best round could hold a preempted average: 50 ns of a 20 ns pair).
+  inside_ns = std::min(inside_ns, pair_ns);
+  // A measured leaf's exclusive time per visit is the part of its pair inside
+  // it plus its own work, so the cheapest leaf bounds that part from above.
+  // When the end-of-run timing came out above that bound (it ran while the
+  // core was shared, or at a lower clock), the pair cost is scaled down with
+  // it: taking off more than the run's real pairs would leave the regions
+  // with many callees no own work at all.
+  {
+    double cheapest = inside_ns;
+    std::string capped_by;
+    for (size_t r = 0; r < nreg; ++r) {
+      const auto &reg = p.regions[r];
+      if (reg.paradigm != "compiler" && reg.paradigm != "user") continue;
+      if (child_calls[r] > 0 || calls[r] < kLeafMinVisits) continue;
+      const double per_visit = excl_time[r] * scale * 1e9 / calls[r];
+      if (per_visit < cheapest) cheapest = per_visit, capped_by = reg.name;
+    }
+    if (!capped_by.empty() && cheapest > 0) {
+      pair_ns *= cheapest / inside_ns;
+      inside_ns = cheapest;
+      run.capped_by = capped_by;
+    }
+  }
+  run.pair_ns = pair_ns, run.inside_ns = inside_ns, run.scale = scale, run.cpu_s = cpu_s, run.total = total;
+
+  for (size_t r = 0; r < nreg; ++r) {
+    const auto &reg = p.regions[r];
+    // Only what an instrumentor put there; never main (the root of everything).
+    if (reg.paradigm != "compiler" && reg.paradigm != "user") continue;
+    if (reg.name == "main" || calls[r] <= 0) continue;
+    // The region's own work: its exclusive time less the part of the
+    // measurement that falls inside it; each measured callee leaves the rest
+    // of its pair in the caller's time.
+    auto own_total = [&](double less) {
+      return std::max(0.0, excl_time[r] * scale * 1e9 - child_calls[r] * less * (pair_ns - inside_ns) -
+                               calls[r] * less * inside_ns);
+    };
+    Measured &m = sums[region_key(reg)];
+    m.calls += calls[r];
+    m.incl_s += incl_time[r];  // measured, as the rule's usec/call is (TAU's)
+    m.own_total_ns += own_total(1.0);
+    // What the region's own work would be were the pair's parts overstated by
+    // the margin: the region is work unless that, too, is small.
+    m.own_upper_total_ns += own_total(1.0 - kPairCostMargin);
+    m.pair_total_ns += calls[r] * pair_ns;
+    // Saving: the pair, and the function's own time, which an inlined
+    // accessor mostly loses too (kInlinedShare of it).
+    m.saving_s += (calls[r] * pair_ns + kInlinedShare * own_total(1.0)) * 1e-9;
+    m.has_children = m.has_children || child_calls[r] > 0;
+    Verdict &v = names[region_key(reg)];
+    v.name = reg.name, v.mangled = reg.mangled;
+    if (std::find(v.from.begin(), v.from.end(), in.path) == v.from.end()) v.from.push_back(in.path);
+  }
+  return run;
+}
+
+}  // namespace
+
+Judgement judge_regions(const std::vector<ProfileInput> &profiles, const SuggestRule &rule) {
+  Judgement j;
+  std::map<std::string, Measured> sums;
+  std::map<std::string, Verdict> names;
+  double total_measured = 0;
+  for (const ProfileInput &in : profiles) {
+    j.runs.push_back(measure_run(in, sums, names));
+    j.total_cpu += j.runs.back().total * j.runs.back().scale;
+    total_measured += j.runs.back().total;
+  }
+  for (auto &[key, m] : sums) {
+    Verdict v = names[key];
+    v.calls = m.calls;
+    v.usec_per_call = m.incl_s / m.calls * 1e6;
+    v.own_ns = m.own_total_ns / m.calls;
+    v.pair_ns = m.pair_total_ns / m.calls;
+    v.saving_s = m.saving_s;
+    v.incl_share = total_measured > 0 ? m.incl_s / total_measured : 0;
+    bool calls_ok = rule.calls_inclusive ? v.calls >= rule.calls_above : v.calls > rule.calls_above;
+    bool usec_ok = rule.usec_inclusive ? v.usec_per_call <= rule.usec_below : v.usec_per_call < rule.usec_below;
+    if (!calls_ok || !usec_ok) continue;
+    if (m.own_upper_total_ns / m.calls > kWorkRatio * v.pair_ns)
+      j.work.push_back(v);  // the work itself: removing it would hide what the program does
+    else if (m.has_children && v.incl_share >= kTrunkShare)
+      j.trunk.push_back(v);  // leaving it out would flatten the tree under it
+    else
+      j.picks.push_back(v);
+  }
+  auto by_saving = [](const Verdict &a, const Verdict &b) {
+    return a.saving_s != b.saving_s ? a.saving_s > b.saving_s : a.name < b.name;
+  };
+  for (auto *list : {&j.picks, &j.work, &j.trunk}) std::sort(list->begin(), list->end(), by_saving);
+  for (const Verdict &v : j.picks) j.saved += v.saving_s;
+  j.saved = std::min(j.saved, j.total_cpu);
+  return j;
+}
+
+namespace {
+
+// A name on one comment line: line breaks would end the comment.
+std::string one_line(std::string s) {
+  for (char &c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+// The lines a filter's leading comment shares between both views: the cost
+// model of each run and the estimated saving.
+std::string cost_lines(const Judgement &j, bool name_runs) {
+  std::string out;
+  for (const RunCost &r : j.runs) {
+    out += "# cost of one enter/exit pair" + (name_runs ? " in " + r.path : std::string()) + ": " +
+           fmt("%.1f", r.pair_ns) + " ns, " + r.pair_from + "; " + fmt("%.1f", r.inside_ns) +
+           " ns of it inside the region\n";
+    if (!r.capped_by.empty())
+      out += "# (scaled down to the cheapest measured leaf's exclusive time per visit, " + one_line(r.capped_by) +
+             ": the run's pairs cost less than the end-of-run timing)\n";
+    if (r.scale < 1)
+      out += "# measured times scaled by " + fmt("%.3f", r.scale) + " (process CPU time " + fmt("%.3f", r.cpu_s) +
+             " s / measured " + fmt("%.3f", r.total) + " s: a busy machine, or threads that waited)\n";
+  }
+  out += "# " + std::to_string(j.picks.size()) + " region(s); estimated saving (pair + " + fmt("%g", kInlinedShare) +
+         " x own work, per visit) " + fmt("%.4f", j.saved) + " s of " + fmt("%.4f", j.total_cpu) +
+         " s measured (summed over locations)";
+  if (j.total_cpu > 0 && j.saved < j.total_cpu)
+    out += ": about " + fmt("%.1f", 100.0 * j.saved / j.total_cpu) + "% less time, speed-up x" +
+           fmt("%.2f", j.total_cpu / (j.total_cpu - j.saved));
+  return out + "\n";
+}
+
+std::string rule_line(const SuggestRule &rule) {
+  return "# rule: calls " + std::string(rule.calls_inclusive ? ">= " : "> ") + fmt("%.0f", rule.calls_above) +
+         ", usec/call " + (rule.usec_inclusive ? "<= " : "< ") +
+         (rule.usec_below > 1e299 ? std::string("any") : fmt("%g", rule.usec_below)) +
+         ", own work per visit <= " + fmt("%g", kWorkRatio) + " x the pair cost, also with the pair's parts " +
+         fmt("%g", 100 * kPairCostMargin) + "% lower\n";
+}
+
+// A Score-P EXCLUDE line for a region: the linker name when there is one,
+// else the qualified name (all its overloads); patterns are blank-separated
+// words.
+std::string scorep_exclude(const std::string &name, const std::string &mangled) {
+  if (!mangled.empty() && mangled != name) return "  EXCLUDE MANGLED " + escape_glob(mangled) + "\n";
+  std::string q = hcc::filter::name_forms(name).qual;
+  std::string w;
+  for (char ch : escape_glob(q)) w += std::isspace(static_cast<unsigned char>(ch)) ? '?' : ch;
+  return "  EXCLUDE " + w + "\n";
+}
+
+// "run.cubex", "a.cubex + b.cubex".
+std::string joined(const std::vector<std::string> &paths) {
+  std::string s;
+  for (const std::string &p : paths) s += (s.empty() ? "" : " + ") + p;
+  return s;
+}
+
+
+}  // namespace
+
+std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &rule, FilterSyntax syntax,
+                           const std::string &profile_path) {
+  const Judgement j = judge_regions({{&p, profile_path}}, rule);
+  std::string out = "# Filter suggested by hcc-report --suggest-filter from " + profile_path + "\n";
+  out += rule_line(rule) + cost_lines(j, false);
+  out += "#   calls        usec/call  own ns     saving s    region\n";
+  for (const Verdict &c : j.picks)
+    out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
+           " " + fmt("%-11.4f", c.saving_s) + " " + c.name + "\n";
+  if (!j.work.empty()) {
+    out += "# kept, their own work per visit is above " + fmt("%g", kWorkRatio) + " x the pair cost, or may be within the margin (they are the work):\n";
+    for (const Verdict &c : j.work)
+      out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
+             fmt("%-10.1f", c.own_ns) + " -           " + c.name + "\n";
+  }
+  if (!j.trunk.empty()) {
+    out += "# kept, they hold the call-path trunk (>= " + fmt("%g", 100 * kTrunkShare) +
+           "% of the time, with measured children):\n";
+    for (const Verdict &c : j.trunk)
+      out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
+             fmt("%-10.1f", c.own_ns) + " -           " + c.name + "\n";
+  }
+
+  switch (syntax) {
+    case FilterSyntax::Tau:
+      out += "BEGIN_EXCLUDE_LIST\n";
+      for (const Verdict &c : j.picks) {
+        std::string n = hcc::filter::substitute_template_bindings(c.name);
+        if (!n.empty() && n[0] == '#') n = "\"" + n + "\"";
+        out += n + "\n";
+      }
+      out += "END_EXCLUDE_LIST\n";
+      break;
+    case FilterSyntax::ScoreP:
+      out += "SCOREP_REGION_NAMES_BEGIN\n";
+      for (const Verdict &c : j.picks) out += scorep_exclude(c.name, c.mangled);
+      out += "SCOREP_REGION_NAMES_END\n";
+      break;
+    case FilterSyntax::Hcc:
+      for (const Verdict &c : j.picks)
+        out += "exclude " + escape_glob(hcc::filter::substitute_template_bindings(c.name)) + "\n";
+      if (j.picks.empty()) out += "# (nothing to exclude)\n";
+      break;
+  }
+  return out;
+}
+
+std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule &rule) {
+  // Every path and name lands on a comment line.
+  std::vector<ProfileInput> profiles = given;
+  std::vector<std::string> paths;
+  for (ProfileInput &in : profiles) paths.push_back(in.path = one_line(in.path));
+  const Judgement j = judge_regions(profiles, rule);
+  std::string out = "# hcc plan written by hcc-report --plan from " + one_line(joined(paths)) + "\n";
+  out += "# A Score-P filter file: the next build through hcc leaves the EXCLUDE'd functions out at\n"
+         "# compile time (a file named hcc.plan beside the sources, or HCC_PLAN=FILE; HCC_PLAN=off ignores it).\n"
+         "# Edit it freely; hcc --hcc-verbose prints the '# left out' and '# kept' lines when it applies it.\n";
+  out += rule_line(rule) + cost_lines(j, true);
+  // One line per decision, its evidence: calls, inclusive time per call, what
+  // measuring it costs per call and in all, the profiles it came from.
+  for (const Verdict &v : j.picks)
+    out += "# left out " + one_line(v.name) + ": " + fmt("%.3g", v.usec_per_call * 1e3) + " ns per call over " +
+           count_text(v.calls) + " calls in " + joined(v.from) + "; measuring it costs " +
+           fmt("%.3g", v.pair_ns) + " ns per call, own work " + fmt("%.3g", v.own_ns) + " ns; saves about " +
+           fmt("%.3g", v.saving_s) + " s\n";
+  for (const Verdict &v : j.work)
+    out += "# kept " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call over " +
+           count_text(v.calls) + " calls in " + joined(v.from) + ", is above " + fmt("%g", kWorkRatio) +
+           " x the " + fmt("%.3g", v.pair_ns) + " ns pair (or within the margin): it is the work\n";
+  for (const Verdict &v : j.trunk)
+    out += "# kept " + one_line(v.name) + ": it holds the call-path trunk (" + fmt("%.0f", 100 * v.incl_share) +
+           "% of the time in " + joined(v.from) + ", with measured children)\n";
+  out += "SCOREP_REGION_NAMES_BEGIN\n";
+  for (const Verdict &v : j.picks) out += scorep_exclude(v.name, v.mangled);
+  out += "SCOREP_REGION_NAMES_END\n";
+  return out;
+}
+
+}  // namespace hcc::report

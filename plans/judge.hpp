@@ -1,0 +1,116 @@
+// Which regions cost more to measure than they tell, what they cost, and a
+// filter file or an instrumentation plan that leaves them out: the one rule
+// and cost model behind hcc-report --suggest-filter and --plan and libhcc's
+// HCC_PLAN_UPDATE (plans/README.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "profile.hpp"
+
+namespace hcc::report {
+
+// A region is suggested when every condition holds. Default: TAU's
+// tau_reduce rule, `numcalls > 1000000 & usecs/call < 2`.
+struct SuggestRule {
+  double calls_above = 1000000;  // calls > N (>= when calls_inclusive)
+  bool calls_inclusive = false;
+  double usec_below = 2;         // inclusive µs per call < X (<= when usec_inclusive)
+  bool usec_inclusive = false;
+};
+
+// "calls>N,usec<X" (also "numcalls > N & usecs/call < X", >=, <=); either
+// condition may be left out. Returns "" or the reason the text is wrong.
+std::string parse_suggest_rule(const std::string &text, SuggestRule &rule);
+
+// Per-pair cost used when the profile has no hcc.pair_cost_ns attribute.
+constexpr double kDefaultPairCostNs = 20.0;
+
+// A region whose own work per visit (exclusive time per visit, scaled to CPU
+// time, less the part of its own pair measured inside it,
+// hcc.pair_inside_ns, and the rest of its callees' pairs) is above kWorkRatio
+// times the pair cost is the program's work: never suggested, whatever the
+// rule. 0.5: a region is suggested only when measuring it costs at least
+// twice its own work (pathtracer.cpp: Ball::hit, 8 statements of
+// ray-sphere arithmetic, stays).
+constexpr double kWorkRatio = 0.5;
+// Own work is a small difference of large numbers: a region with many
+// measured callees per visit loses a whole callee pair's rest per callee, so
+// a pair cost timed a little too high (the end-of-run timing on a scratch
+// state, a busy core) takes its work to zero (pathtracer.cpp's radiance: 10
+// callee visits per visit, 30 to 90 ns of own work). A region is suggested
+// only when its own work stays at or below the line even with the pair's
+// parts taken kPairCostMargin lower: leaving out a region that is work hides
+// it, keeping a small one costs only its pair.
+constexpr double kPairCostMargin = 0.25;
+// Visits a leaf region needs before its exclusive time per visit bounds the
+// part of a pair measured inside a region (judge.cpp).
+constexpr double kLeafMinVisits = 1000;
+// Share of a removed region's own work per visit counted as saved besides the
+// pair: a function small enough to be suggested is inlined once its guard is
+// gone, and its call, spills and the caller's lost optimisations go with it.
+constexpr double kInlinedShare = 1.0;
+
+// A region whose inclusive time is at least this share of the run and that
+// has measured children holds the call-path trunk: leaving it out would
+// flatten the tree under it, so it is never suggested (the rule would need
+// > 1e6 calls under 2 us each for that: a solver's step function).
+constexpr double kTrunkShare = 0.10;
+
+enum class FilterSyntax { Hcc, Tau, ScoreP };
+
+// One profile a suggestion or plan is computed from, and its file.
+struct ProfileInput {
+  const hcc::profile::Profile *p;
+  std::string path;
+};
+
+// The decision on one region, on the sum of the profiles it appears in.
+struct Verdict {
+  std::string name, mangled;
+  double calls = 0;
+  double usec_per_call = 0;  // inclusive time per call, as measured
+  double own_ns = 0;         // own work per visit, central estimate
+  double pair_ns = 0;        // the pair cost of the runs it was measured in, weighted by calls
+  double saving_s = 0;       // calls x (pair + kInlinedShare x own work)
+  double incl_share = 0;     // inclusive time over the runs' measured time
+  std::vector<std::string> from;  // the profiles it was measured in
+};
+
+// The per-run figures of the cost model (one per profile, in order).
+struct RunCost {
+  std::string path, pair_from, capped_by;
+  double pair_ns = 0, inside_ns = 0, scale = 1, cpu_s = 0, total = 0;
+};
+
+struct Judgement {
+  std::vector<Verdict> picks;  // left out, by saving
+  std::vector<Verdict> work;   // kept: their own work is above the line (or within the margin)
+  std::vector<Verdict> trunk;  // kept: they hold the call-path trunk (kTrunkShare)
+  std::vector<RunCost> runs;
+  double saved = 0, total_cpu = 0;  // seconds, summed over the runs and their locations
+};
+
+// The one rule and cost model behind --suggest-filter and --plan: each
+// region's own work and saving are computed with the pair cost of the run it
+// was measured in, then summed by region name over the profiles; the rule
+// and the guards judge the sums. Only compiler and user regions are judged
+// (never OpenMP constructs, MPI calls), never `main`.
+Judgement judge_regions(const std::vector<ProfileInput> &profiles, const SuggestRule &rule);
+
+// "37.5 M", "1200": a call count as plan comments and hcc --hcc-verbose print it.
+std::string count_text(double calls);
+
+// The filter file text; its leading comment lines explain the choice (each
+// region's calls, µs per call, estimated overhead, and the expected saving).
+std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &rule, FilterSyntax syntax,
+                           const std::string &profile_path);
+
+// hcc-report --plan: a Score-P filter file whose EXCLUDE lines leave out the
+// regions judge_regions picks, preceded by one comment line per decision
+// ("# left out NAME: ..." / "# kept NAME: ...", the evidence `hcc
+// --hcc-verbose` prints when it applies the plan).
+std::string plan_text(const std::vector<ProfileInput> &profiles, const SuggestRule &rule);
+
+}  // namespace hcc::report

@@ -1,0 +1,265 @@
+// Instrumentation plans end to end (docs/selective-instrumentation.md,
+// "Plans"): programs built through the real hcc, run, planned with the real
+// hcc-report --plan, rebuilt with the plan beside the sources, run again.
+//   - the plan names the hot tiny function, not the kernel nor main;
+//   - the rebuilt program has no region for it, the kernel's visits are
+//     exact, the output is the same; --hcc-verbose prints the decision;
+//   - the saving the plan predicts is what the next run saves (CPU time);
+//   - HCC_PLAN=off ignores it, HCC_PLAN=FILE names one and combines with
+//     --hcc-filter, a changed plan is not served from the cache;
+//   - a plan writable by others, or another user's, is refused naming it.
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "../support/other_user.hpp"
+#include "e2e_support.hpp"
+#include "unpreempted.hpp"
+
+namespace hcc::e2e {
+namespace {
+
+const std::string kSource = std::string(HCC_FILTER_PROGRAMS) + "/plan_hot.cpp";
+
+void write(const std::string &path, const std::string &text) {
+  std::ofstream f(path);
+  f << text;
+  ASSERT_TRUE(f.flush()) << path;
+}
+
+// Copies the program into `dir` (the plan goes beside it) and builds it
+// there with hcc's defaults (--hcc-functions=auto) and `env`/`opts`.
+RunResult build(const std::string &dir, const std::string &exe, const std::string &env = "",
+                const std::string &opts = "") {
+  std::filesystem::copy_file(kSource, dir + "/plan_hot.cpp", std::filesystem::copy_options::overwrite_existing);
+  return run("cd " + shell_quote(dir) + " && env " + env + " " + shell_quote(hcc_bin()) + " " + opts +
+             " -O2 plan_hot.cpp -o " + exe);
+}
+
+// Runs dir/exe with N calls of mix, its profile in dir/out-<tag>.
+RunResult run_prog(const std::string &dir, const std::string &exe, const std::string &tag, long n,
+                   const std::string &prefix = "") {
+  return run("cd " + shell_quote(dir) + " && env HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_OUTPUT_DIR=out-" + tag + " " +
+             prefix + "./" + exe + " " + std::to_string(n));
+}
+
+// The CPU time (user + system) of `cmd` and everything it waited for.
+double cpu_seconds_of(const std::string &cmd, RunResult &r) {
+  auto children = [] {
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+  };
+  const double before = children();
+  r = run(cmd);
+  return children() - before;
+}
+
+// A fresh directory with run 1's profile (default build) and its plan
+// written beside the sources as hcc.plan.
+class Plan : public testing::Test {
+ protected:
+  void make(const std::string &name, long n) {
+    dir_ = scratch_dir(name);
+    const RunResult b = build(dir_, "app1");
+    ASSERT_EQ(b.status, 0) << b.err;
+    // Unpreempted: on a busy machine a run's wall-clock times hold other
+    // processes' slices (the pathtracer test in filter_e2e_test.cpp says more).
+    const RunResult r1 = run_prog(dir_, "app1", "1", n, unpreempted(60));
+    ASSERT_EQ(r1.status, 0) << r1.err;
+    out1_ = r1.out;
+    const RunResult p = run(shell_quote(report_bin()) + " --plan " + shell_quote(dir_ + "/out-1") + " -o " +
+                            shell_quote(dir_ + "/hcc.plan"));
+    ASSERT_EQ(p.status, 0) << p.err;
+    plan_ = read_file(dir_ + "/hcc.plan");
+  }
+  std::string dir_, out1_, plan_;
+};
+
+TEST_F(Plan, NamesTheHotTinyFunctionNotTheKernelNorMain) {
+  make("plan-names", 2000000);
+  EXPECT_NE(plan_.find("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE MANGLED _Z3mixjj\nSCOREP_REGION_NAMES_END\n"),
+            std::string::npos)
+      << plan_;
+  // The evidence: calls, time per call, the cost of measuring it, the run.
+  EXPECT_NE(plan_.find("# left out mix(unsigned int, unsigned int): "), std::string::npos) << plan_;
+  EXPECT_NE(plan_.find(" ns per call over 2 M calls in " + dir_ + "/out-1/profile.cubex; measuring it costs "),
+            std::string::npos)
+      << plan_;
+  for (const char *kept : {"kernel", "main", "accumulate"})
+    EXPECT_EQ(plan_.find(std::string("# left out ") + kept), std::string::npos) << kept << "\n" << plan_;
+}
+
+// The plan beside the sources leaves mix out of the next build: no region,
+// the kernel's 1000 visits and accumulate's one exact, the same output.
+TEST_F(Plan, ABuildBesideThePlanLeavesTheFunctionOutAndSaysWhy) {
+  make("plan-apply", 2000000);
+  const RunResult b = build(dir_, "app2", "", "--hcc-verbose");
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_NE(b.err.find("hcc: plan hcc.plan: left out mix(unsigned int, unsigned int): "), std::string::npos)
+      << b.err;
+  const RunResult r2 = run_prog(dir_, "app2", "2", 2000000);
+  ASSERT_EQ(r2.status, 0) << r2.err;
+  EXPECT_EQ(r2.out, out1_);
+  const Profile before = Profile::load(dir_ + "/out-1"), after = Profile::load(dir_ + "/out-2");
+  EXPECT_EQ(before.total_visits("mix"), 2000000);
+  EXPECT_EQ(after.total_visits("mix"), 0);
+  EXPECT_EQ(after.visits("main/kernel"), 1000);
+  EXPECT_EQ(after.visits("main/accumulate"), 1);
+  for (const std::string &path : after.paths()) EXPECT_EQ(path.find("mix"), std::string::npos) << path;
+}
+
+// HCC_PLAN=off ignores the plan beside the sources; HCC_PLAN=FILE names a
+// plan elsewhere, and --hcc-filter applies with it.
+TEST_F(Plan, OffIgnoresItAndAnExplicitPlanCombinesWithAFilter) {
+  make("plan-env", 2000000);
+  ASSERT_NE(plan_.find("EXCLUDE MANGLED _Z3mixjj"), std::string::npos) << plan_;
+  RunResult b = build(dir_, "app-off", "HCC_PLAN=off", "--hcc-verbose");
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(b.err.find("hcc: plan "), std::string::npos) << b.err;
+  ASSERT_EQ(run_prog(dir_, "app-off", "off", 3000).status, 0);
+  EXPECT_EQ(Profile::load(dir_ + "/out-off").total_visits("mix"), 3000);
+
+  const std::string other = scratch_dir("plan-env-elsewhere");
+  std::filesystem::rename(dir_ + "/hcc.plan", other + "/mine.plan");
+  write(dir_ + "/kernel.filter", "exclude kernel*\n");
+  b = build(dir_, "app-named", "HCC_PLAN=" + shell_quote(other + "/mine.plan"), "--hcc-filter=kernel.filter");
+  ASSERT_EQ(b.status, 0) << b.err;
+  ASSERT_EQ(run_prog(dir_, "app-named", "named", 3000).status, 0);
+  const Profile p = Profile::load(dir_ + "/out-named");
+  EXPECT_EQ(p.total_visits("mix"), 0);
+  EXPECT_EQ(p.total_visits("kernel"), 0);
+  EXPECT_EQ(p.visits("main/accumulate"), 1);
+
+  // A plan HCC_PLAN names must be there.
+  b = build(dir_, "app-missing", "HCC_PLAN=" + shell_quote(other + "/none.plan"));
+  EXPECT_NE(b.status, 0);
+  EXPECT_NE(b.err.find("hcc: error: plan " + other + "/none.plan: cannot open it: No such file or directory"),
+            std::string::npos)
+      << b.err;
+}
+
+// The plan's text is part of the instrumentation cache's key: the same
+// source rebuilt with an emptied plan measures mix again.
+TEST_F(Plan, AChangedPlanIsNotServedFromTheCache) {
+  make("plan-cache", 2000000);
+  ASSERT_EQ(build(dir_, "app-a").status, 0);
+  ASSERT_EQ(run_prog(dir_, "app-a", "a", 3000).status, 0);
+  EXPECT_EQ(Profile::load(dir_ + "/out-a").total_visits("mix"), 0);
+  write(dir_ + "/hcc.plan", "SCOREP_REGION_NAMES_BEGIN\nSCOREP_REGION_NAMES_END\n");
+  ASSERT_EQ(build(dir_, "app-b").status, 0);
+  ASSERT_EQ(run_prog(dir_, "app-b", "b", 3000).status, 0);
+  EXPECT_EQ(Profile::load(dir_ + "/out-b").total_visits("mix"), 3000);
+}
+
+TEST_F(Plan, APlanOthersMayWriteIsRefusedNamingIt) {
+  make("plan-writable", 2000000);
+  ASSERT_EQ(::chmod((dir_ + "/hcc.plan").c_str(), 0664), 0);
+  const RunResult b = build(dir_, "app-w");
+  EXPECT_EQ(b.status, 1);
+  EXPECT_NE(b.err.find("hcc: error: plan hcc.plan refused: writable by group or others"), std::string::npos)
+      << b.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/app-w"));
+}
+
+TEST_F(Plan, AnotherUsersPlanIsRefusedNamingIt) {
+  std::string why;
+  const uid_t other = hcc::test::other_user(why);
+  if (other == static_cast<uid_t>(-1)) GTEST_SKIP() << why;
+  make("plan-other-user", 2000000);
+  ASSERT_EQ(::lchown((dir_ + "/hcc.plan").c_str(), other, other), 0);
+  const RunResult b = build(dir_, "app-o");
+  EXPECT_EQ(b.status, 1);
+  EXPECT_NE(b.err.find("hcc: error: plan hcc.plan refused: owned by uid " + std::to_string(other)),
+            std::string::npos)
+      << b.err;
+}
+
+// HCC_PLAN_UPDATE=FILE: the run writes the plan itself at exit, replacing
+// what was there (a symbolic link planted at its name is replaced, never
+// written through); a directory others may write is refused.
+TEST_F(Plan, ARunRefreshesThePlanItNamesAtExit) {
+  dir_ = scratch_dir("plan-update");
+  ASSERT_EQ(build(dir_, "app1").status, 0);
+  write(dir_ + "/elsewhere", "unchanged\n");
+  ASSERT_EQ(::symlink("elsewhere", (dir_ + "/hcc.plan").c_str()), 0);
+  RunResult r = run_prog(dir_, "app1", "u1", 2000000, "HCC_PLAN_UPDATE=hcc.plan " + unpreempted(60));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(read_file(dir_ + "/elsewhere"), "unchanged\n");
+  struct stat st;
+  ASSERT_EQ(::lstat((dir_ + "/hcc.plan").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_EQ(st.st_mode & 022, 0u);
+  std::string plan = read_file(dir_ + "/hcc.plan");
+  EXPECT_NE(plan.find("from " + dir_ + "/out-u1/profile.cubex\n"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("  EXCLUDE MANGLED _Z3mixjj\n"), std::string::npos) << plan;
+  // The next build applies it; the run after refreshes it from its own profile.
+  ASSERT_EQ(build(dir_, "app2").status, 0);
+  r = run_prog(dir_, "app2", "u2", 2000000, "HCC_PLAN_UPDATE=hcc.plan ");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(Profile::load(dir_ + "/out-u2").total_visits("mix"), 0);
+  plan = read_file(dir_ + "/hcc.plan");
+  EXPECT_NE(plan.find("from " + dir_ + "/out-u2/profile.cubex\n"), std::string::npos) << plan;
+
+  ASSERT_EQ(::chmod(dir_.c_str(), 0777), 0);
+  r = run_prog(dir_, "app2", "u3", 1000, "HCC_PLAN_UPDATE=hcc.plan ");
+  ::chmod(dir_.c_str(), 0755);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("hcc: error: HCC_PLAN_UPDATE=hcc.plan its directory .: writable by group or others; the plan "
+                       "is not updated"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(read_file(dir_ + "/hcc.plan").find("out-u2"), std::string::npos);
+}
+
+// The saving the plan predicts, checked against the run that follows: CPU
+// time, not wall-clock, in runs no other process preempts
+// (unpreempted.hpp); 2e7 calls of mix make the saving most of run 1.
+TEST_F(Plan, PredictedSavingMatchesTheNextRunsCpuTime) {
+  dir_ = scratch_dir("plan-predict");
+  ASSERT_EQ(build(dir_, "app1").status, 0);
+  ASSERT_EQ(build(dir_ + "", "app0", "HCC_PLAN=off", "--hcc-off").status, 0);
+  const std::string fifo = unpreempted(120);
+  RunResult r1;
+  const double cpu1 = cpu_seconds_of("cd " + shell_quote(dir_) +
+                                         " && env HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_OUTPUT_DIR=out-1 " + fifo + "./app1",
+                                     r1);
+  ASSERT_EQ(r1.status, 0) << r1.err;
+  const RunResult p = run(shell_quote(report_bin()) + " --plan " + shell_quote(dir_ + "/out-1") + " -o " +
+                          shell_quote(dir_ + "/hcc.plan"));
+  ASSERT_EQ(p.status, 0) << p.err;
+  const std::string plan = read_file(dir_ + "/hcc.plan");
+  const std::string mark = "per visit) ";
+  const size_t at = plan.find(mark);
+  ASSERT_NE(at, std::string::npos) << plan;
+  const double saved = std::atof(plan.c_str() + at + mark.size());
+  ASSERT_EQ(build(dir_, "app2").status, 0);
+  RunResult r2;
+  const double cpu2 = cpu_seconds_of("cd " + shell_quote(dir_) +
+                                         " && env HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_OUTPUT_DIR=out-2 " + fifo + "./app2",
+                                     r2);
+  ASSERT_EQ(r2.status, 0) << r2.err;
+  EXPECT_EQ(r2.out, r1.out);
+  EXPECT_EQ(run("cd " + shell_quote(dir_) + " && ./app0").out, r1.out);  // what the plain build prints
+  const double predicted = cpu1 - saved;
+  std::cout << "run 1: " << cpu1 << " s CPU; predicted saving " << saved << " s; run 2: " << cpu2
+            << " s CPU, predicted " << predicted << " s (ratio " << cpu2 / predicted << ")\n";
+  ASSERT_GT(predicted, 0) << plan;
+  // The saving is most of run 1: a prediction that ignored it would miss by far more than 25%.
+  EXPECT_GT(saved, 0.4 * cpu1) << plan << "\nrun 1: " << cpu1 << " s CPU" << unpreempted_note();
+  EXPECT_NEAR(cpu2 / predicted, 1.0, 0.25) << "run 1 " << cpu1 << " s CPU, predicted saving " << saved
+                                           << " s, run 2 " << cpu2 << " s\n"
+                                           << plan << unpreempted_note();
+}
+
+}  // namespace
+}  // namespace hcc::e2e
