@@ -108,9 +108,9 @@ TEST_P(Functions, AutoLeavesOutAHotStraightLineLeafAndKeepsItsCallersVisitsExact
         << leaf;
   const std::string src = programs_dir() + "/straight_line.cpp";
   for (const std::string line :
-       {":9: leaving 'tri_weight' alone: --hcc-functions=auto: straight-line leaf: no loop, no call worth measuring "
+       {":13: leaving 'tri_weight' alone: --hcc-functions=auto: straight-line leaf: no loop, no call worth measuring "
         "(size 69)",
-        ":21: leaving 'pair_weight' alone: --hcc-functions=auto: straight-line leaf: no loop, no call worth measuring "
+        ":25: leaving 'pair_weight' alone: --hcc-functions=auto: straight-line leaf: no loop, no call worth measuring "
         "(size 5)"})
     EXPECT_NE(b.build.err.find("hcc: " + src + line), std::string::npos) << line << "\n" << b.build.err;
   EXPECT_NE(b.build.err.find("2 function guard(s), 0 setjmp mark(s), 2 function(s) left out by --hcc-functions=auto"),

@@ -3,7 +3,11 @@
 // element; pair_weight composes two of them without a loop. auto leaves both
 // out (their time per call is bounded by their size, of the order of an
 // enter/exit pair) and keeps the element loop and main.
+//
+//   straight_line [rounds]   (default 4; tests/bench/functions_dilation.sh
+//                             runs it with more, as a hot-leaf workload)
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 static double tri_weight(const double *p, const double *q, const double *r, double w) {
@@ -28,11 +32,12 @@ double element_loop(const std::vector<double> &pts, double w) {
   return s;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 4;
   std::vector<double> pts(3 * 20002);
   for (size_t i = 0; i < pts.size(); ++i) pts[i] = double((i * 7919) % 1000) / 100.0;
   double total = 0;
-  for (int k = 0; k < 4; ++k) total += element_loop(pts, 1.0 + k);
+  for (int k = 0; k < rounds; ++k) total += element_loop(pts, 1.0 + k % 4);
   std::printf("%.6e\n", total);
   return 0;
 }
