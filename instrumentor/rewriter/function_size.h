@@ -1,7 +1,7 @@
-// --functions=auto: which functions are too small to be worth an enter/exit
-// pair. A guard costs ~20 ns per call and, worse, keeps the compiler from
-// inlining the function (and vectorising the loop around the call); for an
-// accessor that is most of a program's dilation.
+// --functions=auto: which functions are not worth an enter/exit pair. A
+// guard costs ~20 ns per call and, worse, keeps the compiler from inlining
+// the function (and vectorising the loop around the call); for an accessor
+// that is most of a program's dilation.
 //
 // The rule is the AST's stand-in for LLVM XRay's default (no function below
 // 200 machine instructions unless it has a loop), sharpened by one fact: a
@@ -30,6 +30,7 @@
 // Otherwise it is a straight-line leaf (its calls, if any, go to left-out
 // straight-line leaves, inline library code, or noreturn/cold functions):
 // left out. A function whose only calls are to straight-line leaves is one.
+//
 // Size = statements + operations. Statements: each statement of a block
 // (declarations included) and each unbraced if/else branch. Operations:
 // calls (member, operator, constructor calls of user types), unary, binary,
@@ -41,9 +42,11 @@
 // (std::vector::operator[], std::min, std::sort) and of builtins (sqrt,
 // memcpy, printf, malloc: Clang knows these library functions) count as one
 // operation each: their bodies are not parsed, and XRay would see one call
-// instruction too. So a one-line wrapper of std::sort is left out. Inside templates a call whose target depends
-// on a template parameter counts as an operation (the target is unknown
-// until instantiation) unless a candidate by that name is kept.
+// instruction too. So a wrapper of std::sort is left out, whatever the size
+// of the array it sorts (a limit: the call is not of unknown cost). Inside
+// templates a call whose target depends on a template parameter counts as
+// an operation (the target is unknown until instantiation) unless a
+// candidate by that name is kept.
 #ifndef HCC_REWRITER_FUNCTION_SIZE_H
 #define HCC_REWRITER_FUNCTION_SIZE_H
 
