@@ -369,7 +369,7 @@ bool GuardFinder::policyKeeps(const FunctionDecl *fd, SourceLocation loc, const 
   if (named) return true;
   SizeVerdict v = size_.judge(fd);
   if (v.keep) return true;
-  ctx_.leftAlone(loc, what, "too small for --hcc-functions=auto: " + v.reason);
+  ctx_.leftAlone(loc, what, "--hcc-functions=auto: " + v.reason);
   ++ctx_.left_out;
   return false;
 }

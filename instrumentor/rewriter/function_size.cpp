@@ -57,11 +57,17 @@ std::string pragmaIn(const SourceManager &sm, const Stmt *body) {
 }  // namespace
 
 // One pass over a body: counts statements and operations until something
-// makes the function worth keeping (`keep` says what).
+// makes the function worth keeping whatever its size (`keep` says what);
+// `unknown` keeps the first call of unknown cost, for the size to decide.
 struct SizeRule::Walk {
+  explicit Walk(SizeRule &r) : rule(r) {}
   SizeRule &rule;
   unsigned statements = 0, operations = 0;
-  std::string keep;
+  std::string keep, unknown;
+
+  void unknownCost(std::string why) {
+    if (unknown.empty()) unknown = std::move(why);
+  }
 
   void call(const FunctionDecl *callee) {
     if (!callee || !keep.empty()) return;
@@ -80,7 +86,9 @@ struct SizeRule::Walk {
         return;
       }
     }
-    keep = rule.callKeeps(callee);
+    CallVerdict v = rule.callWorth(callee);
+    if (v.worth == CallWorth::Keeps) keep = std::move(v.why);
+    else if (v.worth == CallWorth::Unknown) unknownCost(std::move(v.why));
   }
 
   void stmt(const Stmt *s) {
@@ -127,7 +135,7 @@ struct SizeRule::Walk {
         } else if (!e->isTypeDependent() && !e->isValueDependent() &&
                    !isa<CXXDependentScopeMemberExpr>(e) && !isa<DependentScopeDeclRefExpr>(e) &&
                    !isa<CXXPseudoDestructorExpr>(e)) {
-          keep = "calls through a function pointer";
+          unknownCost("calls through a function pointer");
         }
       }
     } else if (const auto *ctor = dyn_cast<CXXConstructExpr>(s)) {
@@ -150,39 +158,42 @@ bool SizeRule::userCode(SourceLocation loc) const {
   return loc.isValid() && !sm.isInSystemHeader(sm.getExpansionLoc(loc));
 }
 
-std::string SizeRule::callKeeps(const FunctionDecl *callee) {
-  if (callee->getBuiltinID() != 0 || callee->isImplicit() || callee->isDefaulted()) return "";
+SizeRule::CallVerdict SizeRule::callWorth(const FunctionDecl *callee) {
+  if (callee->getBuiltinID() != 0 || callee->isImplicit() || callee->isDefaulted()) return {};
   const std::string name = callee->getQualifiedNameAsString();
   if (!userCode(callee->getLocation())) {
     // The standard library's inline functions and templates (vector's
     // operator[], std::min …): one operation, their bodies are not parsed.
-    // A compiled library function (qsort, fopen, dgemm_)
-    // has a cost we cannot see: worth measuring.
+    // A compiled library function (qsort, fopen, dgemm_) has a cost we
+    // cannot see.
     if (callee->isInlined() || callee->isConstexpr() || callee->isTemplateInstantiation() ||
         callee->isDependentContext() || callee->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
-      return "";
+      return {};
     if (const auto *md = dyn_cast<CXXMethodDecl>(callee);
         md && md->getParent()->getTemplateSpecializationKind() != TSK_Undeclared)
-      return "";  // a member of a class template instance (defined inline, or extern template)
-    return "calls '" + name + "', compiled in a library";
+      return {};  // a member of a class template instance (defined inline, or extern template)
+    return {CallWorth::Unknown, "calls '" + name + "', compiled in a library"};
   }
   const FunctionDecl *def = definitionOf(callee);
-  if (in_progress_.count(def)) return "recursive (calls '" + name + "')";
+  if (in_progress_.count(def)) return {CallWorth::Keeps, "recursive (calls '" + name + "')"};
   if (!def->doesThisDeclarationHaveABody() || !def->getBody())
-    return "calls '" + name + "', whose body is not in this file";
+    return {CallWorth::Unknown, "calls '" + name + "', whose body is not in this file"};
   SizeVerdict v = judge(def);
-  return v.keep ? "calls '" + name + "', which is kept (" + v.reason + ")" : "";
+  if (v.keep) return {CallWorth::Keeps, "calls '" + name + "', which is kept (" + v.reason + ")"};
+  // Left out, but not bounded: what it calls is the caller's unknown too.
+  if (!v.unknown_call.empty()) return {CallWorth::Unknown, "calls '" + name + "', which " + v.unknown_call};
+  return {};  // a straight-line leaf
 }
 
 SizeVerdict SizeRule::judge(const FunctionDecl *fd) {
   const FunctionDecl *def = definitionOf(fd);
   if (auto it = memo_.find(def); it != memo_.end()) return it->second;
-  if (in_progress_.count(def)) return {true, "recursive"};
+  if (in_progress_.count(def)) return {true, "recursive", ""};
   SizeVerdict v;
   if (def->isMain()) {
-    v = {true, "main"};
+    v = {true, "main", ""};
   } else if (!def->getBody()) {
-    v = {true, "body not parsed"};
+    v = {true, "body not parsed", ""};
   } else {
     in_progress_.insert(def);
     v = judgeBody(def, def->getBody());
@@ -194,21 +205,23 @@ SizeVerdict SizeRule::judge(const FunctionDecl *fd) {
 
 SizeVerdict SizeRule::judgeBody(const FunctionDecl *fd, const Stmt *body) {
   std::string pragma = pragmaIn(ast_.getSourceManager(), body);
-  if (!pragma.empty()) return {true, pragma};
-  Walk walk{*this};
+  if (!pragma.empty()) return {true, pragma, ""};
+  Walk walk(*this);
   // A constructor's member initialisers run as part of calling it.
   if (const auto *ctor = dyn_cast<CXXConstructorDecl>(fd))
     for (const CXXCtorInitializer *init : ctor->inits())
       if (init->isWritten()) walk.stmt(init->getInit());
   walk.stmt(body);
-  if (!walk.keep.empty()) return {true, walk.keep};
+  if (!walk.keep.empty()) return {true, walk.keep, ""};
   unsigned size = walk.statements + walk.operations;
-  std::string counts = plural(walk.statements, "statement", "statements") + ", " +
-                       plural(walk.operations, "operation", "operations");
-  if (size >= min_size_)
-    return {true, counts + " (size " + std::to_string(size) + " >= " + std::to_string(min_size_) + ")"};
-  return {false, counts + " (size " + std::to_string(size) + " < " + std::to_string(min_size_) +
-                     "), no loop, no call worth measuring"};
+  const std::string sz = std::to_string(size);
+  if (walk.unknown.empty())
+    return {false, "straight-line leaf: no loop, no call worth measuring (size " + sz + ")", ""};
+  std::string counts = " (" + plural(walk.statements, "statement", "statements") + ", " +
+                       plural(walk.operations, "operation", "operations") + ")";
+  const std::string min = std::to_string(min_size_);
+  if (size >= min_size_) return {true, walk.unknown + "; size " + sz + " >= " + min + counts, ""};
+  return {false, "too small: size " + sz + " < " + min + counts + ", no loop; " + walk.unknown, walk.unknown};
 }
 
 }  // namespace hcc::rewriter

@@ -1,24 +1,36 @@
-// --functions=auto: which functions are too small to be worth an enter/exit
-// pair. A guard costs ~20 ns per call and, worse, keeps the compiler from
-// inlining the function (and vectorising the loop around the call); for an
-// accessor that is most of a program's dilation.
+// --functions=auto: which functions are not worth an enter/exit pair. A
+// guard costs ~20 ns per call and, worse, keeps the compiler from inlining
+// the function (and vectorising the loop around the call); for an accessor
+// that is most of a program's dilation.
 //
 // The rule is the AST's stand-in for LLVM XRay's default (no function below
-// 200 machine instructions unless it has a loop). A function is KEPT when
-// any of these holds, in this order:
+// 200 machine instructions unless it has a loop), sharpened by one fact: a
+// function with no loop, no goto, no recursion and no call of unknown cost
+// runs each of its operations at most once per call, so its time per call is
+// bounded by its size and is of the order of the pair itself (geometry
+// kernels of 40-100 operations ran 30-35 ns per call). Such a *straight-line
+// leaf* is left out whatever its size.
+//
+// A function is KEPT, whatever its size, when any of these holds, in order:
 //   - it is `main`;
 //   - its body has a loop (for, while, do, range-for) or a goto;
 //   - it has try/catch (or is a function-try-block);
 //   - it has an OpenMP directive, calls an MPI function (MPI_*, PMPI_*), or
 //     opens/closes a user region (hcc_region_* calls, `#pragma hcc region`,
 //     `#pragma pomp inst`);
-//   - it calls a function worth measuring: itself (recursion, also mutual),
-//     a user function this rule keeps, a user function whose body is not in
-//     this translation unit (its size is unknown), a library function that
-//     is compiled in the library (not inline, not a template, not a
-//     builtin: qsort, fopen, dgemm_), or through a
-//     function pointer;
-//   - its size is at least the minimum (kAutoMinSize, --min-size=N).
+//   - it calls itself (recursion, also mutual) or a user function this rule
+//     keeps.
+// Otherwise, when it makes a call of UNKNOWN cost — a user function whose
+// body is not in this translation unit, a library function that is compiled
+// in the library (not inline, not a template, not a builtin: qsort, fopen,
+// dgemm_), anything through a function pointer, or a user function left out
+// that itself makes such a call — the size decides: kept from the minimum
+// (kAutoMinSize, --min-size=N) on. A small wrapper of qsort is left out; the
+// callee of another file is measured there if that file is built by hcc.
+// Otherwise it is a straight-line leaf (its calls, if any, go to left-out
+// straight-line leaves, inline library code, or noreturn/cold functions):
+// left out. A function whose only calls are to straight-line leaves is one.
+//
 // Size = statements + operations. Statements: each statement of a block
 // (declarations included) and each unbraced if/else branch. Operations:
 // calls (member, operator, constructor calls of user types), unary, binary,
@@ -30,9 +42,11 @@
 // (std::vector::operator[], std::min, std::sort) and of builtins (sqrt,
 // memcpy, printf, malloc: Clang knows these library functions) count as one
 // operation each: their bodies are not parsed, and XRay would see one call
-// instruction too. So a one-line wrapper of std::sort is left out. Inside templates a call whose target depends
-// on a template parameter counts as an operation (the target is unknown
-// until instantiation) unless a candidate by that name is kept.
+// instruction too. So a wrapper of std::sort is left out, whatever the size
+// of the array it sorts (a limit: the call is not of unknown cost). Inside
+// templates a call whose target depends on a template parameter counts as
+// an operation (the target is unknown until instantiation) unless a
+// candidate by that name is kept.
 #ifndef HCC_REWRITER_FUNCTION_SIZE_H
 #define HCC_REWRITER_FUNCTION_SIZE_H
 
@@ -50,9 +64,14 @@ namespace hcc::rewriter {
 
 struct SizeVerdict {
   bool keep = true;
-  // Why: "has a loop", "calls 'solve'" …; for a function left out
-  // "1 statement, 4 operations (size 5 < 40), no loop, no call worth measuring".
+  // Why: "has a loop", "calls 'solve', which is kept (has a loop)" …; for a
+  // function left out "straight-line leaf: no loop, no call worth measuring
+  // (size 87)" or "too small: size 5 < 40 (…), no loop; calls 'qsort', …".
   std::string reason;
+  // The first call of unknown cost it makes (directly or through left-out
+  // functions), "" if none: a caller of a left-out function inherits it, so
+  // a function is a straight-line leaf only if all it calls is bounded too.
+  std::string unknown_call;
 };
 
 class SizeRule {
@@ -64,8 +83,14 @@ class SizeRule {
  private:
   struct Walk;
   SizeVerdict judgeBody(const clang::FunctionDecl *fd, const clang::Stmt *body);
-  // Whether a call to `callee` keeps its caller, and why ("" if not).
-  std::string callKeeps(const clang::FunctionDecl *callee);
+  // What a call of `callee` says about its caller: nothing (bounded), that
+  // its cost is unknown (the size decides), or that it keeps the caller.
+  enum class CallWorth { Bounded, Unknown, Keeps };
+  struct CallVerdict {
+    CallWorth worth = CallWorth::Bounded;
+    std::string why;  // "calls 'qsort', compiled in a library" …
+  };
+  CallVerdict callWorth(const clang::FunctionDecl *callee);
   bool userCode(clang::SourceLocation loc) const;
 
   clang::ASTContext &ast_;

@@ -3,7 +3,9 @@
 // read back. auto (the default) measures the loop, its caller and main with
 // exact visits and leaves the accessors and one-liners out (and --hcc-verbose
 // says which and why); all measures everything; a filter include brings one
-// small function back; the program's output never changes.
+// small function back; the program's output never changes. A hot
+// straight-line leaf of 60 operations (programs/straight_line.cpp) is left out
+// under auto, and the element loop that calls it keeps exact visits.
 #include <gtest/gtest.h>
 
 #include "e2e_support.hpp"
@@ -16,10 +18,11 @@ struct Built {
   RunResult build, plain, app;
 };
 
-Built build(const Toolchain &tc, const std::string &tag, const std::string &hcc_flags) {
+Built build(const Toolchain &tc, const std::string &tag, const std::string &hcc_flags,
+            const std::string &program = "functions_policy.cpp", const std::string &expected = "3000.0 42\n") {
   Built b;
   b.dir = scratch_dir("functions-" + tag + "-" + tc.name);
-  const std::string src = shell_quote(programs_dir() + "/functions_policy.cpp");
+  const std::string src = shell_quote(programs_dir() + "/" + program);
   b.build = run("cd " + shell_quote(b.dir) + " && " + shell_quote(hcc_bin()) + " --hcc-compiler=" + tc.cxx + " " +
                 hcc_flags + " -O2 " + src + " -o app");
   EXPECT_EQ(b.build.status, 0) << b.build.err;
@@ -28,7 +31,7 @@ Built build(const Toolchain &tc, const std::string &tag, const std::string &hcc_
   b.app = run("cd " + shell_quote(b.dir) + " && HCC_VERBOSE=0 HCC_OUTPUT_DIR=prof ./app");
   EXPECT_EQ(b.app.status, 0) << b.app.err;
   EXPECT_EQ(b.app.out, b.plain.out);
-  EXPECT_EQ(b.app.out, "3000.0 42\n");
+  EXPECT_EQ(b.app.out, expected);
   return b;
 }
 
@@ -46,12 +49,12 @@ TEST_P(Functions, AutoIsTheDefaultAndLeavesOutAccessorsAndOneLiners) {
   // One line per function left out: where, what, why.
   const std::string src = programs_dir() + "/functions_policy.cpp";
   for (const std::string line :
-       {":10: leaving 'Field::at' alone: too small for --hcc-functions=auto: 1 statement, 1 operation (size 2 < 40), "
-        "no loop, no call worth measuring",
-        ":17: leaving 'twice' alone: too small for --hcc-functions=auto: 1 statement, 1 operation (size 2 < 40), "
-        "no loop, no call worth measuring",
-        ":27: leaving 'answer' alone: too small for --hcc-functions=auto: 1 statement, 0 operations (size 1 < 40), "
-        "no loop, no call worth measuring"})
+       {":10: leaving 'Field::at' alone: --hcc-functions=auto: straight-line leaf: no loop, no call worth measuring "
+        "(size 2)",
+        ":17: leaving 'twice' alone: --hcc-functions=auto: straight-line leaf: no loop, no call worth measuring "
+        "(size 2)",
+        ":27: leaving 'answer' alone: --hcc-functions=auto: straight-line leaf: no loop, no call worth measuring "
+        "(size 1)"})
     EXPECT_NE(b.build.err.find("hcc: " + src + line), std::string::npos) << line << "\n" << b.build.err;
   EXPECT_NE(b.build.err.find("3 function guard(s), 0 setjmp mark(s), 5 function(s) left out by --hcc-functions=auto"),
             std::string::npos)
@@ -88,6 +91,39 @@ TEST_P(Functions, NoneMeasuresNoFunctionAndSaysSo) {
   RunResult r = run("cd " + shell_quote(b.dir) + " && ./app");
   EXPECT_EQ(r.out, "3000.0 42\n");
   EXPECT_NE(r.err.find("app measured nothing"), std::string::npos) << r.err;
+}
+
+// tri_weight: 9 statements, 60 operations, no loop, no call; pair_weight
+// calls it twice, no loop. Both bounded: left out under auto whatever their
+// size; all shows how hot they are.
+const char *kStraightOut = "1.238633e+08\n";
+
+TEST_P(Functions, AutoLeavesOutAHotStraightLineLeafAndKeepsItsCallersVisitsExact) {
+  Built b = build(GetParam(), "straight-auto", "--hcc-verbose", "straight_line.cpp", kStraightOut);
+  Profile p = Profile::load(b.dir + "/prof");
+  EXPECT_EQ(p.visits("main"), 1);
+  EXPECT_EQ(p.visits("main/element_loop"), 4);
+  for (const char *leaf : {"tri_weight", "pair_weight"})
+    EXPECT_EQ(p.callpaths_where([&](const std::string &n) { return Profile::short_name(n) == leaf; }).size(), 0u)
+        << leaf;
+  const std::string src = programs_dir() + "/straight_line.cpp";
+  for (const std::string line :
+       {":13: leaving 'tri_weight' alone: --hcc-functions=auto: straight-line leaf: no loop, no call worth measuring "
+        "(size 69)",
+        ":25: leaving 'pair_weight' alone: --hcc-functions=auto: straight-line leaf: no loop, no call worth measuring "
+        "(size 5)"})
+    EXPECT_NE(b.build.err.find("hcc: " + src + line), std::string::npos) << line << "\n" << b.build.err;
+  EXPECT_NE(b.build.err.find("2 function guard(s), 0 setjmp mark(s), 2 function(s) left out by --hcc-functions=auto"),
+            std::string::npos)
+      << b.build.err;
+}
+
+TEST_P(Functions, AllMeasuresTheStraightLineLeafOnEveryCall) {
+  Built b = build(GetParam(), "straight-all", "--hcc-functions=all", "straight_line.cpp", kStraightOut);
+  Profile p = Profile::load(b.dir + "/prof");
+  EXPECT_EQ(p.visits("main/element_loop"), 4);
+  EXPECT_EQ(p.visits("main/element_loop/pair_weight"), 4 * 20000);
+  EXPECT_EQ(p.visits("main/element_loop/pair_weight/tri_weight"), 2 * 4 * 20000);
 }
 
 TEST(FunctionsOption, BadValuesAreRefusedByName) {

@@ -66,8 +66,10 @@ expect_visits() {
 HCC_REPORT="$IT_BIN/hcc-report"
 SAMPLE="$IT_SRC/samples/cmake-project"
 # The sample's regions: the C library's (static helpers included) and the
-# C++ program's, all of which run on every call of histogram.
-SAMPLE_REGIONS=('^main$' '^stats_mean$' '^stats_variance$' '^stats_median$' '^stats_histogram$'
+# C++ program's, all of which run on every call of histogram. stats_median
+# is not one: a small wrapper of qsort (a call of unknown cost) that
+# --hcc-functions=auto leaves out below the minimum size.
+SAMPLE_REGIONS=('^main$' '^stats_mean$' '^stats_variance$' '^stats_histogram$'
                 '^sum$' 'make_samples' 'print_histogram')
 GENERATOR=Ninja
 command -v ninja > /dev/null || GENERATOR="Unix Makefiles"
