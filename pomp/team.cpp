@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "core/adopt.hpp"
+#include "core/service.hpp"
 #include "core/thread_state.hpp"
 #include "hcc/pomp2.h"
 #include "hcc/region.h"
@@ -31,6 +32,13 @@ struct Team {
   CallPath path;
   ThreadState *master;
   bool outermost;  // forked by a thread that was in no parallel region
+  // With sampling on, the frames between the innermost instrumented
+  // function and the fork, pushed by the fork (sampled regions) and popped
+  // by the join: in code nothing instrumented, the construct still hangs
+  // below main → … (and the team adopts that path).
+  static constexpr uint32_t kMaxPushed = 32;
+  hcc_region_desc *pushed[kMaxPushed];
+  uint32_t npushed;
 };
 
 // Location order (thread_state.hpp, claim_team_thread): the first thread to
@@ -119,6 +127,7 @@ extern "C" __attribute__((visibility("default"))) void POMP2_Parallel_fork(
   if (l.forks < kLevels) {
     if (!l.teams[l.forks]) l.teams[l.forks] = new Team();
     team = l.teams[l.forks];
+    team->npushed = hcc_svc_push_caller_frames(team->pushed, Team::kMaxPushed);
     hcc::rt::capture_path(ts, team->path);
     team->master = ts;
     team->outermost = l.begins == 0;
@@ -161,5 +170,11 @@ extern "C" __attribute__((visibility("default"))) void POMP2_Parallel_end(POMP2_
 extern "C" __attribute__((visibility("default"))) void POMP2_Parallel_join(POMP2_Region_handle *,
                                                                           POMP2_Task_handle) {
   Levels &l = levels();
-  if (l.forks > 0) --l.forks;
+  if (l.forks == 0) return;
+  --l.forks;
+  if (l.forks < kLevels && l.teams[l.forks]) {
+    Team *team = l.teams[l.forks];
+    for (uint32_t i = team->npushed; i-- > 0;) hcc_exit(team->pushed[i]);
+    team->npushed = 0;
+  }
 }

@@ -87,6 +87,15 @@ void hcc_svc_write_trace(const struct hcc_svc_collectives *c);
 void hcc_svc_mpi_enter(hcc_region_desc *d);
 void hcc_svc_mpi_exit(hcc_region_desc *d);
 
+// With HCC_SAMPLING on: the frames between the innermost instrumented
+// function and the caller's caller (hcc's own frames skipped) unwound and
+// pushed as sampled regions with no visits, outermost first; their
+// descriptors into out[0..max). Returns how many (0 with sampling off). The
+// caller pops them with hcc_exit, innermost first. An OpenMP fork uses it
+// (pomp/team.cpp), so a construct in code nothing instrumented finds its
+// call path as an MPI call does.
+uint32_t hcc_svc_push_caller_frames(hcc_region_desc **out, uint32_t max);
+
 // HCC_SNAPSHOT: 1 holds snapshots back (libhcc_mpi, when it loads: the
 // job's output directory is only known after MPI_Init), 0 lets them go.
 void hcc_svc_hold_snapshots(int hold);

@@ -221,7 +221,7 @@ struct Slots {
   int n = 0;
 };
 Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool skip_hcc_top,
-          Slots *slots = nullptr, bool openmp_anchor = false) {
+          Slots *slots = nullptr, bool openmp_anchor = false, uintptr_t anchor_function = 0) {
   bool top = true;
   for (;;) {
     unw_word_t pc = 0;
@@ -239,7 +239,10 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
       // One unwind entry covers a whole PLT section: the stub itself is
       // the frame's function, so each target gets a name (symbols.cpp).
       if (kind == kPlt) start = plt_stub(uintptr_t(pc));
-      if (is_instrumented_function(start)) return kOk;  // the shadow stack has the rest
+      // The shadow stack has the rest: an instrumented function, or the
+      // anchor itself when it is a frame unwound and pushed before (an
+      // OpenMP fork's, an MPI call's).
+      if (is_instrumented_function(start) || start == anchor_function) return kOk;
       if (start == g_main_start) {  // a thread with no base: main is the outermost frame shown
         if (*n == max) return kFailed;
         frames[(*n)++] = start;
@@ -329,6 +332,19 @@ void note_instrumented_function(uintptr_t start) {
   pthread_mutex_unlock(&g_instr_lock);
 }
 
+namespace {
+constexpr uint32_t kPushedCap = 1u << 14;  // region ids
+uintptr_t g_pushed_start[kPushedCap];
+}  // namespace
+
+void note_pushed_function(uint32_t region, uintptr_t start) {
+  if (region < kPushedCap) __atomic_store_n(&g_pushed_start[region], start, __ATOMIC_RELEASE);
+}
+
+uintptr_t pushed_function(uint32_t region) {
+  return region < kPushedCap ? __atomic_load_n(&g_pushed_start[region], __ATOMIC_ACQUIRE) : 0;
+}
+
 bool is_instrumented_function(uintptr_t start) {
   uint32_t s = hash_addr(start) & (kInstrCap - 1);
   for (;; s = (s + 1) & (kInstrCap - 1)) {
@@ -374,7 +390,8 @@ void take_sample(Buffer *b, void *ucv) {
   Walk how = kFailed;
   unw_cursor_t c;
   if (unw_init_local2(&c, reinterpret_cast<unw_context_t *>(uc), UNW_INIT_SIGNAL_FRAME) == 0)
-    how = walk(b, &c, frames, &n, kMaxFrames, false, nullptr, anchor && region_is_openmp(anchor->region));
+    how = walk(b, &c, frames, &n, kMaxFrames, false, nullptr, anchor && region_is_openmp(anchor->region),
+               anchor ? pushed_function(anchor->region) : 0);
   if (how == kFailed) {
     ++b->failed;
     const uintptr_t failed = kFailedFrame;

@@ -11,6 +11,10 @@
 // MPI calls' time, and the samples between calls land on the same call
 // paths (the same regions), so the two merge.
 //
+// The same unwinding serves an OpenMP fork (hcc_svc_push_caller_frames): the
+// master's construct goes below the frames that lead to it, and the team
+// adopts that path (pomp/team.cpp).
+//
 // HCC_MPI_UNWIND = on (default with HCC_SAMPLING) | off | exclude:NAME,NAME…
 // (those MPI functions are still measured, as roots or below the innermost
 // instrumented function, but not unwound: e.g. MPI_Comm_rank in a hot loop).
@@ -56,24 +60,16 @@ hcc_region_desc *cached_descriptor(Buffer *b, uintptr_t start) {
   return m[start] = descriptor_for(start);
 }
 
-}  // namespace
-}  // namespace hcc::rt::sampling
-
-using namespace hcc::rt;
-using namespace hcc::rt::sampling;
-
-extern "C" __attribute__((visibility("default"))) void hcc_svc_mpi_enter(hcc_region_desc *d) {
-  Buffer *b = current_buffer();
-  if (!b || !active() || b->mpi_level >= Buffer::kMpiNest || !mpi_unwind_enabled(d->name)) {
-    if (b && b->mpi_level < Buffer::kMpiNest) b->mpi_count[b->mpi_level++] = 0;
-    hcc_enter(d);
-    return;
-  }
+// Unwinds from here (hcc's own frames at the top skipped) up to the
+// innermost instrumented function and pushes those frames, outermost first,
+// as sampled regions with no visits; their descriptors go to out[0..],
+// at most `max`. Returns how many were pushed.
+uint32_t push_caller_frames(Buffer *b, hcc_region_desc **out, uint32_t max) {
   uintptr_t frames[Buffer::kMpiFrames];
   const int n = unwind_here(b, frames, Buffer::kMpiFrames);
   uint32_t pushed = 0;
   ThreadState *ts = t_state;
-  for (int i = n - 1; i >= 0 && ts; --i) {
+  for (int i = n - 1; i >= 0 && ts && pushed < max; --i) {
     hcc_region_desc *fd = cached_descriptor(b, frames[i]);
     const uint32_t before = ts->depth;
     hcc_enter(fd);
@@ -85,8 +81,33 @@ extern "C" __attribute__((visibility("default"))) void hcc_svc_mpi_enter(hcc_reg
     if (node->kind == kProxy) node = node->link;
     --node->visits;     // a sampled frame has no visits …
     node->adopted = 1;  // … and is kept by the merge without them
-    b->mpi_pushed[b->mpi_level][pushed++] = fd;
+    note_pushed_function(node->region, frames[i]);
+    out[pushed++] = fd;
   }
+  return pushed;
+}
+
+}  // namespace
+}  // namespace hcc::rt::sampling
+
+using namespace hcc::rt;
+using namespace hcc::rt::sampling;
+
+extern "C" __attribute__((visibility("default"))) uint32_t hcc_svc_push_caller_frames(hcc_region_desc **out,
+                                                                                      uint32_t max) {
+  Buffer *b = current_buffer();
+  if (!b || !active()) return 0;
+  return push_caller_frames(b, out, max);
+}
+
+extern "C" __attribute__((visibility("default"))) void hcc_svc_mpi_enter(hcc_region_desc *d) {
+  Buffer *b = current_buffer();
+  if (!b || !active() || b->mpi_level >= Buffer::kMpiNest || !mpi_unwind_enabled(d->name)) {
+    if (b && b->mpi_level < Buffer::kMpiNest) b->mpi_count[b->mpi_level++] = 0;
+    hcc_enter(d);
+    return;
+  }
+  const uint32_t pushed = push_caller_frames(b, b->mpi_pushed[b->mpi_level], Buffer::kMpiFrames);
   b->mpi_count[b->mpi_level++] = pushed;
   hcc_enter(d);
 }

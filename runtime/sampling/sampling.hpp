@@ -116,6 +116,14 @@ bool in_hcc_code(uintptr_t ip);
 // handler), read lock-free by the handler.
 void note_instrumented_function(uintptr_t start);
 bool is_instrumented_function(uintptr_t start);
+
+// A region of kind `sampled` pushed on the shadow stack (an MPI call's or an
+// OpenMP fork's unwound frames, mpi_callpath.cpp) and its function's start:
+// a sample whose innermost open frame is that region ends its walk at that
+// function, as at an instrumented one. Async-signal-safe lookup; 0 for
+// any other region (and for ids past the table).
+void note_pushed_function(uint32_t region, uintptr_t start);
+uintptr_t pushed_function(uint32_t region);
 // The start of `main` where walks end for a thread with no base (the main
 // thread started at load, service.cpp); 0 = none.
 void set_main_start(uintptr_t start);

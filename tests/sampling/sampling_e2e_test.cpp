@@ -315,7 +315,9 @@ TEST(Sampling, SampledRecursionFoldsLikeInstrumentedRecursion) {
 // Samples in an OpenMP region's body hang right below the construct on
 // every thread: the unwind ends at the OpenMP runtime that called the body
 // (the master's GOMP_parallel, a worker's thread loop), so the master's
-// samples do not start again at main below the construct.
+// samples do not start again at main below the construct. And the construct
+// itself, in code nothing instrumented, is not a root: the fork unwinds
+// and pushes the frames that lead to it (main), and the team adopts them.
 TEST(Sampling, SamplesInAnOpenMPBodyHangBelowTheirConstructOnEveryThread) {
   const std::string dir = scratch_dir("sampling-openmp-body");
   RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=none -fopenmp -O1 -g " +
@@ -340,6 +342,18 @@ TEST(Sampling, SamplesInAnOpenMPBodyHangBelowTheirConstructOnEveryThread) {
     body += p.value(int(c), "time", "incl", 0) + p.value(int(c), "time", "incl", 1);
   }
   EXPECT_GE(body_paths, 1) << ::testing::PrintToString(p.paths());
+  int constructs = 0;
+  for (std::size_t c = 0; c < cps.size(); ++c) {
+    if (p.region_name(int(c)).rfind("!$omp parallel", 0) != 0) continue;
+    ++constructs;
+    const int parent = cps[c]["parent"].get<int>();
+    ASSERT_GE(parent, 0) << "the construct is not a root: " << p.path(int(c));
+    EXPECT_EQ(p.region_name(parent), "main") << p.path(int(c));
+    EXPECT_EQ(cps[parent]["parent"].get<int>(), -1) << p.path(int(c));
+    EXPECT_EQ(p.value(int(c), "visits", "excl", 0) + p.value(int(c), "visits", "excl", 1), 2.0);
+  }
+  EXPECT_EQ(constructs, 1) << ::testing::PrintToString(p.paths());
+  EXPECT_EQ(p.visits("main"), 0) << "a sampled frame has no visits";
   // Both threads' 0.2 s of CPU in the body.
   EXPECT_NEAR(body, 0.4, 0.1) << ::testing::PrintToString(p.paths());
 }
