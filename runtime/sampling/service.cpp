@@ -64,15 +64,6 @@ std::vector<Buffer *> &buffers() {
 // The switch words (config/switch_words.cpp): off/0/no/false, on/1/yes/true.
 bool is_off(const char *v) { return !v || !*v || config::parse_switch(v) == false; }
 
-// HCC_SAMPLING's value, or the table's default (env_vars.def) when it is
-// unset or empty: config::text gives the environment only.
-const char *sampling_setting() {
-  const char *v = config::text("HCC_SAMPLING");
-  if (v && *v) return v;
-  const config::Variable *row = config::find("HCC_SAMPLING");
-  return row ? row->default_text : nullptr;
-}
-
 // The rate HCC_SAMPLING asks for; 0 for off and for a bad value.
 unsigned rate_of(const char *v) {
   if (is_off(v)) return 0;
@@ -207,7 +198,7 @@ void parse_mpi_unwind(const char *v) {
 
 bool init() {
   parse_mpi_unwind(config::text("HCC_MPI_UNWIND"));
-  g_hz = parse_rate(sampling_setting());
+  g_hz = parse_rate(config::text("HCC_SAMPLING"));
   if (!g_hz) return false;
   g_signal = pick_signal();
   if (!g_signal) {
@@ -372,7 +363,7 @@ __attribute__((constructor)) static void hcc_sampling_start_at_load() {
   using namespace hcc::rt;
   if (!linked_by_hcc() || t_state) return;
   // A bad value is reported at start-up as before, and starts nothing here.
-  if (sampling::rate_of(sampling::sampling_setting()) == 0) return;
+  if (sampling::rate_of(hcc::config::text("HCC_SAMPLING")) == 0) return;
   // With hcc's MPI wrappers, MPI_Init starts the runtime (after the wrappers
   // registered their metrics, for which a started runtime has no room).
   Dl_info where;

@@ -50,16 +50,13 @@ class Process : public ::testing::Test {
   }
 
   // Runs the probe in dir_/cwd with the test's environment minus every HCC_*
-  // variable, plus `env`, and sampling off unless `env` sets it (it is on by
-  // default; these tests count exact metrics and visits).
+  // variable, plus `env`.
   Outcome run(const std::string &mode, std::vector<std::string> env = {}) {
     std::vector<std::string> all;
     for (char **e = environ; *e; ++e)
       if (std::strncmp(*e, "HCC_", 4) != 0 && std::strncmp(*e, "TMPDIR=", 7) != 0) all.push_back(*e);
     all.push_back("TMPDIR=" + (dir_ / "tmp").string());
     for (auto &e : env) all.push_back(e);
-    if (std::none_of(env.begin(), env.end(), [](const std::string &e) { return e.rfind("HCC_SAMPLING=", 0) == 0; }))
-      all.push_back("HCC_SAMPLING=off");
     std::vector<char *> envp;
     for (auto &e : all) envp.push_back(e.data());
     envp.push_back(nullptr);
