@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "core/adopt.hpp"
+#include "core/registry.hpp"
 #include "core/service.hpp"
 #include "core/thread_state.hpp"
 #include "hcc/pomp2.h"
@@ -95,6 +96,14 @@ Levels &levels() {
   return *t_levels;
 }
 
+// The thread's innermost open frame is an OpenMP construct's.
+bool in_construct(const ThreadState *ts) {
+  if (ts->depth == 0) return false;
+  const rt::Node *n = ts->stack[ts->depth].node;
+  if (n->kind == rt::kProxy) n = n->link;  // recursion mode (fold.hpp)
+  return rt::region_is_openmp(n->region);
+}
+
 void begin(PompRegion *r, Team *team) {
   ThreadState *ts = rt::current_thread_state();
   Levels &l = levels();
@@ -127,7 +136,9 @@ extern "C" __attribute__((visibility("default"))) void POMP2_Parallel_fork(
   if (l.forks < kLevels) {
     if (!l.teams[l.forks]) l.teams[l.forks] = new Team();
     team = l.teams[l.forks];
-    team->npushed = hcc_svc_push_caller_frames(team->pushed, Team::kMaxPushed);
+    // Not below another construct (a nested fork): its path is the outer
+    // team's, as without sampling.
+    team->npushed = in_construct(ts) ? 0 : hcc_svc_push_caller_frames(team->pushed, Team::kMaxPushed);
     hcc::rt::capture_path(ts, team->path);
     team->master = ts;
     team->outermost = l.begins == 0;
