@@ -253,6 +253,19 @@ TEST(Sampling, SampledTimeIsTheCpuTimeItStandsForNotTheBlockedTime) {
   EXPECT_GT(rounds_excl, 0.9 * wall_poll) << r.err;
 }
 
+// Builds programs/`source` through hcc with --hcc-functions=none (`compiler`
+// underneath, `flags` added) into dir/app, runs it with HCC_SAMPLING=1000
+// (profile in dir/out) and checks that it printed `expected`.
+void build_none_and_sample(const std::string &dir, const std::string &compiler, const std::string &source,
+                           const std::string &flags, const std::string &expected, RunResult *r) {
+  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=" + compiler + " --hcc-functions=none " + flags +
+                    " -O1 -g " + shell_quote(prog(source)) + " -o " + shell_quote(dir + "/app"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  *r = run_app(dir, "HCC_SAMPLING=1000");
+  ASSERT_EQ(r->status, 0) << r->err;
+  EXPECT_EQ(r->out, expected);
+}
+
 // --hcc-functions=none: the program enters no region. With sampling on, its
 // samples alone make the profile (it used to print "measured nothing" and
 // drop them): main → heavy and main → light, sampled, in the ratio of the
@@ -260,12 +273,8 @@ TEST(Sampling, SampledTimeIsTheCpuTimeItStandsForNotTheBlockedTime) {
 // about 3 standard errors of the smaller), and nothing above main.
 TEST(Sampling, SamplesAloneMakeAProfileWhenNoFunctionIsInstrumented) {
   const std::string dir = scratch_dir("sampling-only");
-  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=g++ --hcc-functions=none -O1 -g " +
-                    shell_quote(prog("sampled_only.cpp")) + " -o " + shell_quote(dir + "/app"));
-  ASSERT_EQ(b.status, 0) << b.err;
-  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "done\n");
+  RunResult r;
+  ASSERT_NO_FATAL_FAILURE(build_none_and_sample(dir, "g++", "sampled_only.cpp", "", "done\n", &r));
   EXPECT_EQ(r.err.find("measured nothing"), std::string::npos) << r.err;
   Profile p = Profile::load(dir + "/out");
   expect_consistent(p);
@@ -289,12 +298,8 @@ TEST(Sampling, SamplesAloneMakeAProfileWhenNoFunctionIsInstrumented) {
 // main/ping/pong; no region appears twice on a path, and no sample is lost.
 TEST(Sampling, SampledRecursionFoldsLikeInstrumentedRecursion) {
   const std::string dir = scratch_dir("sampling-recursion");
-  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=none -O1 -g " +
-                    shell_quote(prog("sampled_recursion.c")) + " -o " + shell_quote(dir + "/app"));
-  ASSERT_EQ(b.status, 0) << b.err;
-  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "40 31\n");
+  RunResult r;
+  ASSERT_NO_FATAL_FAILURE(build_none_and_sample(dir, "gcc", "sampled_recursion.c", "", "40 31\n", &r));
   Profile p = Profile::load(dir + "/out");
   expect_consistent(p);
   auto paths = by_path(p);
@@ -320,12 +325,8 @@ TEST(Sampling, SampledRecursionFoldsLikeInstrumentedRecursion) {
 // and pushes the frames that lead to it (main), and the team adopts them.
 TEST(Sampling, SamplesInAnOpenMPBodyHangBelowTheirConstructOnEveryThread) {
   const std::string dir = scratch_dir("sampling-openmp-body");
-  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=none -fopenmp -O1 -g " +
-                    shell_quote(prog("omp_sampled.c")) + " -o " + shell_quote(dir + "/app"));
-  ASSERT_EQ(b.status, 0) << b.err;
-  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "2\n");
+  RunResult r;
+  ASSERT_NO_FATAL_FAILURE(build_none_and_sample(dir, "gcc", "omp_sampled.c", "-fopenmp", "2\n", &r));
   Profile p = Profile::load(dir + "/out");
   expect_consistent(p);
   EXPECT_EQ(p.locations(), 2u);
