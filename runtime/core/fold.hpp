@@ -67,9 +67,9 @@ void fold_end_mode(ThreadState *ts, uint64_t t) __attribute__((noinline));
 // The exit of the top frame, a proxy whose node is the exiting region, when
 // no per-event service runs (hcc_exit's slow path): the frame's share since
 // the last event, and the mode's end when it began the mode.
-// `px` is the top frame's node (the caller has it at hand).
-__attribute__((always_inline)) inline void pop_folded(ThreadState *ts, uint64_t t, Node *px) {
-  const uint32_t depth = ts->depth;
+// `px` is the top frame's node and `depth` the thread's depth (the caller
+// has both at hand).
+__attribute__((always_inline)) inline void pop_folded(ThreadState *ts, uint64_t t, Node *px, uint32_t depth) {
   px->incl += t - ts->fold_last;
   ts->fold_last = t;
   --px->link->open;

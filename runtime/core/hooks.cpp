@@ -45,8 +45,7 @@ __attribute__((always_inline)) inline uint64_t fast_clock() {
 // room below the depth cut, and the entry below the running frame's node
 // was seen before (the running proxy caches it, fold links included).
 // Returns false for everything else, which the general path handles.
-__attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, uint32_t region) {
-  const uint32_t depth = ts->depth;
+__attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, uint32_t region, uint32_t depth) {
   // One compare: off outside recursion mode, with per-event services, while
   // paused, at the depth cut and when the stack array is full.
   if (depth >= ts->fold_limit) return false;
@@ -128,15 +127,16 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d) {
 __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   ThreadState *ts = t_state;
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
-  if (ts && region + 1 > 1 && enter_folded_lane(ts, region)) return;
+  if (ts && region + 1 > 1 && enter_folded_lane(ts, region, ts->depth)) return;
   return enter_slow(d);
 }
 
 // hcc_enter's fast path is closed to this thread (depth >= fast_limit: in
 // recursion mode among others): recursion mode's lane with the state and
 // region hcc_enter has read already, else the general path. A leaf too.
-__attribute__((noinline)) void enter_beyond_limit(ThreadState *ts, hcc_region_desc *d, uint32_t region) {
-  if (enter_folded_lane(ts, region)) return;
+__attribute__((noinline)) void enter_beyond_limit(ThreadState *ts, hcc_region_desc *d, uint32_t region,
+                                                  uint32_t depth) {
+  if (enter_folded_lane(ts, region, depth)) return;
   return enter_slow(d);
 }
 
@@ -187,8 +187,8 @@ __attribute__((noinline)) void exit_repair(ThreadState *ts, hcc_region_desc *d, 
 // exit_general pops those itself (it runs the per-event services).
 // `top_node` is the top frame's node, as hcc_exit read it (not read again).
 __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t,
-                                         Node *top_node) {
-  if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t, top_node);
+                                         Node *top_node, uint32_t depth) {
+  if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t, top_node, depth);
   return exit_repair(ts, d, region, t);
 }
 
@@ -247,7 +247,7 @@ HCC_API void hcc_enter(hcc_region_desc *d) {
   if (HCC_UNLIKELY(!ts)) return enter_general(d);
   uint32_t depth = ts->depth;
   // depth >= fast_limit: array full, depth cut, no TSC, per-event services, paused.
-  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return enter_beyond_limit(ts, d, region);
+  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return enter_beyond_limit(ts, d, region, depth);
   // The node entered right after the previous event last time (cfg.hpp): the
   // child when it has this region and the current node as parent.
   Succ *s = ts->succ;
@@ -274,12 +274,13 @@ HCC_API void hcc_exit(hcc_region_desc *d) {
   // Without the TSC, with a per-event service (event_services.hpp) and while
   // paused: the general path, which reads its own clock.
   if (HCC_UNLIKELY(lanes_off(ts))) return exit_general(d);
-  Frame *top = ts->stack + ts->depth;
+  const uint32_t depth = ts->depth;
+  Frame *top = ts->stack + depth;
   Node *n = top->node;
   // The root sentinel (depth 0), the depth-cut node and an unregistered
   // descriptor (0) never match, so this one compare also catches those cases.
-  if (HCC_UNLIKELY(n->region != region)) return exit_slow(ts, d, region, t, n);
+  if (HCC_UNLIKELY(n->region != region)) return exit_slow(ts, d, region, t, n, depth);
   n->incl += t - top->start;
   ts->succ = &n->after_exit;  // control flow (cfg.hpp): the next sibling is looked up here
-  ts->depth = ts->depth - 1;
+  ts->depth = depth - 1;
 }
