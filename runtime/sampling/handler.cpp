@@ -208,20 +208,24 @@ enum Walk { kOk, kFailed, kInsideHcc };
 // frame has no unwind information or there are more than `max`.
 // `slots` (optional): for each step, where the caller's return address was
 // found and its value (x86-64: the caller's stack pointer − 8), to validate
-// a cached walk later (unwind_here). `openmp_anchor`: the sample hangs below
-// an OpenMP construct, whose body the OpenMP runtime called (a worker's
-// thread loop, the master's GOMP_parallel): the walk ends at the runtime's
-// first frame, so the body's frames hang right below the construct on
-// every thread, and a sample in the runtime itself (a barrier's wait)
-// counts on the construct. Elsewhere the OpenMP runtime's frames are
-// skipped (a library's parallel region called from the program's code).
+// a cached walk later (unwind_here). `anchor` (optional): the node the
+// sample hangs below. Below an OpenMP construct, whose body the OpenMP
+// runtime called (a worker's thread loop, the master's GOMP_parallel), the
+// walk ends at the runtime's first frame, so the body's frames hang right
+// below the construct on every thread, and a sample in the runtime itself
+// (a barrier's wait) counts on the construct; elsewhere the OpenMP
+// runtime's frames are skipped (a library's parallel region called from
+// the program's code). Below a frame unwound and pushed before (an OpenMP
+// fork's, an MPI call's) the walk ends at that frame's function.
 struct Slots {
   static constexpr int kMax = 96;
   uintptr_t addr[kMax], value[kMax];
   int n = 0;
 };
 Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool skip_hcc_top,
-          Slots *slots = nullptr, bool openmp_anchor = false, uintptr_t anchor_function = 0) {
+          Slots *slots = nullptr, const Node *anchor = nullptr) {
+  const bool openmp_anchor = anchor && region_is_openmp(anchor->region);
+  const uintptr_t anchor_function = anchor ? pushed_function(anchor->region) : 0;
   bool top = true;
   for (;;) {
     unw_word_t pc = 0;
@@ -390,8 +394,7 @@ void take_sample(Buffer *b, void *ucv) {
   Walk how = kFailed;
   unw_cursor_t c;
   if (unw_init_local2(&c, reinterpret_cast<unw_context_t *>(uc), UNW_INIT_SIGNAL_FRAME) == 0)
-    how = walk(b, &c, frames, &n, kMaxFrames, false, nullptr, anchor && region_is_openmp(anchor->region),
-               anchor ? pushed_function(anchor->region) : 0);
+    how = walk(b, &c, frames, &n, kMaxFrames, false, nullptr, anchor);
   if (how == kFailed) {
     ++b->failed;
     const uintptr_t failed = kFailedFrame;
