@@ -35,7 +35,7 @@ std::string escape_glob(const std::string &s) {
 // One region's figures in one run, before the runs are summed.
 struct Measured {
   double calls = 0, incl_s = 0, own_total_ns = 0, own_upper_total_ns = 0, pair_total_ns = 0, saving_s = 0;
-  bool has_children = false;
+  bool has_children = false, recursive = false;
 };
 
 // The key regions are summed by across profiles: name and linker name.
@@ -48,7 +48,7 @@ std::string parse_suggest_rule(const std::string &text, SuggestRule &rule) {
   for (char c : text)
     if (!std::isspace(static_cast<unsigned char>(c))) t += c;
   if (t.empty()) return "is empty";
-  bool have_calls = false, have_usec = false;
+  bool have_calls = false, have_usec = false, have_budget = false;
   size_t b = 0;
   while (b <= t.size()) {
     size_t e = t.find_first_of(",&", b);
@@ -66,21 +66,34 @@ std::string parse_suggest_rule(const std::string &text, SuggestRule &rule) {
     std::string num = cond.substr(op + (le ? 2 : 1));
     char *end = nullptr;
     double v = std::strtod(num.c_str(), &end);
-    if (num.empty() || *end != '\0' || v < 0) return "condition '" + cond + "' has no number after the operator";
+    const bool percent = key == "budget" && end && *end == '%' && end[1] == '\0';
+    if (num.empty() || (*end != '\0' && !percent) || v < 0)
+      return "condition '" + cond + "' has no number after the operator";
     if (key == "calls" || key == "numcalls") {
       if (cond[op] != '>') return "'" + cond + "': calls takes > or >=";
       rule.calls_above = v, rule.calls_inclusive = le, have_calls = true;
+    } else if (key == "budget") {
+      // Percent of the run; a trailing % is allowed.
+      if (cond[op] != '<') return "'" + cond + "': budget takes < or <=";
+      std::string pct = num;
+      if (!pct.empty() && pct.back() == '%') pct.pop_back();
+      char *pend = nullptr;
+      const double b = std::strtod(pct.c_str(), &pend);
+      if (pct.empty() || *pend != '\0' || !(b > 0) || b > 100)
+        return "'" + cond + "': budget takes a percentage above 0, at most 100";
+      rule.budget = b / 100, have_budget = true;
     } else if (key == "usec" || key == "usecs/call" || key == "usec/call") {
       if (cond[op] != '<') return "'" + cond + "': usec takes < or <=";
       rule.usec_below = v, rule.usec_inclusive = le, have_usec = true;
     } else {
-      return "unknown quantity '" + key + "' (known: calls, usec)";
+      return "unknown quantity '" + key + "' (known: calls, usec, budget)";
     }
     if (e == t.size()) break;
   }
   // A condition left out does not restrict.
   if (!have_calls) rule.calls_above = 0, rule.calls_inclusive = true;
   if (!have_usec) rule.usec_below = 1e300, rule.usec_inclusive = true;
+  if (!have_budget) rule.budget = kDefaultBudget;
   return "";
 }
 
@@ -102,6 +115,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
   const int mv = p.metric_index("visits"), mt = p.metric_index("time");
   const size_t nloc = p.nloc(), nreg = p.regions.size();
   std::vector<double> calls(nreg, 0), incl_time(nreg, 0), excl_time(nreg, 0), child_calls(nreg, 0);
+  std::vector<char> recursive(nreg, 0);
   std::vector<double> time_incl = mt >= 0 ? inclusive(p, size_t(mt)) : std::vector<double>();
   double total = 0;
   for (size_t c = 0; c < p.cnodes.size(); ++c) {
@@ -110,6 +124,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     bool nested = false;
     for (int a = p.cnodes[c].parent; a >= 0 && !nested; a = p.cnodes[size_t(a)].parent)
       nested = p.cnodes[size_t(a)].region == r;
+    if (nested) recursive[size_t(r)] = 1;
     for (size_t l = 0; l < nloc; ++l) {
       if (mv >= 0) calls[size_t(r)] += p.at(size_t(mv), c, l);
       if (mt >= 0 && !nested) incl_time[size_t(r)] += time_incl[c * nloc + l];
@@ -189,11 +204,51 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     // accessor mostly loses too (kInlinedShare of it).
     m.saving_s += (calls[r] * pair_ns + kInlinedShare * own_total(1.0)) * 1e-9;
     m.has_children = m.has_children || child_calls[r] > 0;
+    m.recursive = m.recursive || recursive[r];
     Verdict &v = names[region_key(reg)];
     v.name = reg.name, v.mangled = reg.mangled;
     if (std::find(v.from.begin(), v.from.end(), in.path) == v.from.end()) v.from.push_back(in.path);
   }
   return run;
+}
+
+// The budget (judge.hpp): moves work and trunk regions to `counted` (or,
+// recursive and not the trunk, to `over`) until the regions still timed cost
+// at most `budget` of `base` (the run's time without any pair). A counted
+// region still costs kCountPairNs a visit; its saving is the rest of its
+// pair, its own work stays (it is still called the same way).
+void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_s) {
+  if (base_s <= 0) return;
+  j.overhead_before = j.overhead_after = kept_pairs_s / base_s;
+  if (budget >= 1 || j.overhead_before <= budget) return;  // 100 %: the budget is off
+  std::vector<Verdict> order;
+  for (auto *list : {&j.work, &j.trunk}) {
+    order.insert(order.end(), list->begin(), list->end());
+    list->clear();
+  }
+  // Least own work per visit first (the least told per pair paid), the
+  // trunk after every other region.
+  std::sort(order.begin(), order.end(), [](const Verdict &a, const Verdict &b) {
+    if (a.trunk != b.trunk) return !a.trunk;
+    return a.own_ns != b.own_ns ? a.own_ns < b.own_ns : a.name < b.name;
+  });
+  for (Verdict &v : order) {
+    const bool within = kept_pairs_s <= budget * base_s;
+    if (within || (v.recursive && v.trunk)) {
+      (v.trunk ? j.trunk : j.work).push_back(v);
+      continue;
+    }
+    if (v.recursive) {
+      v.saving_s = v.calls * v.pair_ns * 1e-9;  // its own work stays: it is work
+      kept_pairs_s -= v.saving_s;
+      j.over.push_back(v);
+    } else {
+      v.saving_s = v.calls * std::max(0.0, v.pair_ns - kCountPairNs) * 1e-9;
+      kept_pairs_s -= v.saving_s;
+      j.counted.push_back(v);
+    }
+  }
+  j.overhead_after = std::max(0.0, kept_pairs_s) / base_s;
 }
 
 }  // namespace
@@ -202,7 +257,7 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
   Judgement j;
   std::map<std::string, Measured> sums;
   std::map<std::string, Verdict> names;
-  double total_measured = 0;
+  double total_measured = 0, all_pairs_s = 0, kept_pairs_s = 0;
   for (const ProfileInput &in : profiles) {
     j.runs.push_back(measure_run(in, sums, names));
     j.total_cpu += j.runs.back().total * j.runs.back().scale;
@@ -216,21 +271,32 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
     v.pair_ns = m.pair_total_ns / m.calls;
     v.saving_s = m.saving_s;
     v.incl_share = total_measured > 0 ? m.incl_s / total_measured : 0;
+    v.recursive = m.recursive;
+    v.trunk = m.has_children && v.incl_share >= kTrunkShare;
+    all_pairs_s += m.pair_total_ns * 1e-9;
     bool calls_ok = rule.calls_inclusive ? v.calls >= rule.calls_above : v.calls > rule.calls_above;
     bool usec_ok = rule.usec_inclusive ? v.usec_per_call <= rule.usec_below : v.usec_per_call < rule.usec_below;
-    if (!calls_ok || !usec_ok) continue;
+    if (!calls_ok || !usec_ok) {
+      kept_pairs_s += m.pair_total_ns * 1e-9;  // not a candidate: stays timed
+      continue;
+    }
     if (m.own_upper_total_ns / m.calls > kWorkRatio * v.pair_ns)
       j.work.push_back(v);  // the work itself: removing it would hide what the program does
-    else if (m.has_children && v.incl_share >= kTrunkShare)
+    else if (v.trunk)
       j.trunk.push_back(v);  // leaving it out would flatten the tree under it
     else
       j.picks.push_back(v);
   }
+  for (const Verdict &v : j.work) kept_pairs_s += v.calls * v.pair_ns * 1e-9;
+  for (const Verdict &v : j.trunk) kept_pairs_s += v.calls * v.pair_ns * 1e-9;
+  apply_budget(j, rule.budget, kept_pairs_s, j.total_cpu - all_pairs_s);
   auto by_saving = [](const Verdict &a, const Verdict &b) {
     return a.saving_s != b.saving_s ? a.saving_s > b.saving_s : a.name < b.name;
   };
-  for (auto *list : {&j.picks, &j.work, &j.trunk}) std::sort(list->begin(), list->end(), by_saving);
-  for (const Verdict &v : j.picks) j.saved += v.saving_s;
+  for (auto *list : {&j.picks, &j.counted, &j.over, &j.work, &j.trunk})
+    std::sort(list->begin(), list->end(), by_saving);
+  for (auto *list : {&j.picks, &j.counted, &j.over})
+    for (const Verdict &v : *list) j.saved += v.saving_s;
   j.saved = std::min(j.saved, j.total_cpu);
   return j;
 }
@@ -246,7 +312,7 @@ std::string one_line(std::string s) {
 
 // The lines a filter's leading comment shares between both views: the cost
 // model of each run and the estimated saving.
-std::string cost_lines(const Judgement &j, bool name_runs) {
+std::string cost_lines(const Judgement &j, double budget, bool name_runs) {
   std::string out;
   for (const RunCost &r : j.runs) {
     out += "# cost of one enter/exit pair" + (name_runs ? " in " + r.path : std::string()) + ": " +
@@ -259,9 +325,18 @@ std::string cost_lines(const Judgement &j, bool name_runs) {
       out += "# measured times scaled by " + fmt("%.3f", r.scale) + " (process CPU time " + fmt("%.3f", r.cpu_s) +
              " s / measured " + fmt("%.3f", r.total) + " s: a busy machine, or threads that waited)\n";
   }
-  out += "# " + std::to_string(j.picks.size()) + " region(s); estimated saving (pair + " + fmt("%g", kInlinedShare) +
-         " x own work, per visit) " + fmt("%.4f", j.saved) + " s of " + fmt("%.4f", j.total_cpu) +
-         " s measured (summed over locations)";
+  if (!j.counted.empty() || !j.over.empty())
+    out += "# budget: the regions kept timed cost " + fmt("%.1f", 100 * j.overhead_before) + "% of the run, over the " +
+           fmt("%g", 100 * budget) + "% budget: " + std::to_string(j.counted.size()) + " counted instead of timed, " +
+           std::to_string(j.over.size()) + " recursive left out; now " + fmt("%.1f", 100 * j.overhead_after) + "%\n";
+  else
+    out += "# budget: the regions kept timed cost " + fmt("%.1f", 100 * j.overhead_after) + "% of the run (budget " +
+           fmt("%g", 100 * budget) + "%)\n";
+  out += "# " + std::to_string(j.picks.size() + j.over.size()) + " region(s) left out, " + std::to_string(j.counted.size()) +
+         " counted; estimated saving (pair + " + fmt("%g", kInlinedShare) +
+         " x own work for those left out, the clock's part of the pair for those counted, per visit) " +
+         fmt("%.4f", j.saved) +
+         " s of " + fmt("%.4f", j.total_cpu) + " s measured (summed over locations)";
   if (j.total_cpu > 0 && j.saved < j.total_cpu)
     out += ": about " + fmt("%.1f", 100.0 * j.saved / j.total_cpu) + "% less time, speed-up x" +
            fmt("%.2f", j.total_cpu / (j.total_cpu - j.saved));
@@ -273,18 +348,27 @@ std::string rule_line(const SuggestRule &rule) {
          ", usec/call " + (rule.usec_inclusive ? "<= " : "< ") +
          (rule.usec_below > 1e299 ? std::string("any") : fmt("%g", rule.usec_below)) +
          ", own work per visit <= " + fmt("%g", kWorkRatio) + " x the pair cost, also with the pair's parts " +
-         fmt("%g", 100 * kPairCostMargin) + "% lower\n";
+         fmt("%g", 100 * kPairCostMargin) + "% lower; budget " + fmt("%g", 100 * rule.budget) + "% of the run\n";
 }
 
 // A Score-P EXCLUDE line for a region: the linker name when there is one,
 // else the qualified name (all its overloads); patterns are blank-separated
 // words.
-std::string scorep_exclude(const std::string &name, const std::string &mangled) {
-  if (!mangled.empty() && mangled != name) return "  EXCLUDE MANGLED " + escape_glob(mangled) + "\n";
+std::string scorep_line(const char *verb, const std::string &name, const std::string &mangled) {
+  if (!mangled.empty() && mangled != name) return std::string("  ") + verb + " MANGLED " + escape_glob(mangled) + "\n";
   std::string q = hcc::filter::name_forms(name).qual;
   std::string w;
   for (char ch : escape_glob(q)) w += std::isspace(static_cast<unsigned char>(ch)) ? '?' : ch;
-  return "  EXCLUDE " + w + "\n";
+  return std::string("  ") + verb + " " + w + "\n";
+}
+
+// The region block of a Score-P filter: EXCLUDE lines, then COUNT lines.
+std::string scorep_block(const Judgement &j) {
+  std::string out = "SCOREP_REGION_NAMES_BEGIN\n";
+  for (const auto *list : {&j.picks, &j.over})
+    for (const Verdict &v : *list) out += scorep_line("EXCLUDE", v.name, v.mangled);
+  for (const Verdict &v : j.counted) out += scorep_line("COUNT", v.name, v.mangled);
+  return out + "SCOREP_REGION_NAMES_END\n";
 }
 
 // "run.cubex", "a.cubex + b.cubex".
@@ -301,11 +385,18 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
                            const std::string &profile_path) {
   const Judgement j = judge_regions({{&p, profile_path}}, rule);
   std::string out = "# Filter suggested by hcc-report --suggest-filter from " + profile_path + "\n";
-  out += rule_line(rule) + cost_lines(j, false);
+  out += rule_line(rule) + cost_lines(j, rule.budget, false);
   out += "#   calls        usec/call  own ns     saving s    region\n";
   for (const Verdict &c : j.picks)
     out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
            " " + fmt("%-11.4f", c.saving_s) + " " + c.name + "\n";
+  if (!j.counted.empty() || !j.over.empty()) {
+    out += "# counted (or, recursive, left out) to keep the timed regions within the budget; they are work:\n";
+    for (const auto *list : {&j.counted, &j.over})
+      for (const Verdict &c : *list)
+        out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
+               " " + fmt("%-11.4f", c.saving_s) + " " + c.name + (list == &j.over ? " (left out)" : "") + "\n";
+  }
   if (!j.work.empty()) {
     out += "# kept, their own work per visit is above " + fmt("%g", kWorkRatio) + " x the pair cost, or may be within the margin (they are the work):\n";
     for (const Verdict &c : j.work)
@@ -322,23 +413,27 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
 
   switch (syntax) {
     case FilterSyntax::Tau:
+      // TAU's lists cannot count: the budget's counted regions stay timed.
+      if (!j.counted.empty()) out += "# (TAU's format has no count mode: the counted regions above stay timed)\n";
       out += "BEGIN_EXCLUDE_LIST\n";
-      for (const Verdict &c : j.picks) {
-        std::string n = hcc::filter::substitute_template_bindings(c.name);
-        if (!n.empty() && n[0] == '#') n = "\"" + n + "\"";
-        out += n + "\n";
-      }
+      for (const auto *list : {&j.picks, &j.over})
+        for (const Verdict &c : *list) {
+          std::string n = hcc::filter::substitute_template_bindings(c.name);
+          if (!n.empty() && n[0] == '#') n = "\"" + n + "\"";
+          out += n + "\n";
+        }
       out += "END_EXCLUDE_LIST\n";
       break;
     case FilterSyntax::ScoreP:
-      out += "SCOREP_REGION_NAMES_BEGIN\n";
-      for (const Verdict &c : j.picks) out += scorep_exclude(c.name, c.mangled);
-      out += "SCOREP_REGION_NAMES_END\n";
+      out += scorep_block(j);
       break;
     case FilterSyntax::Hcc:
-      for (const Verdict &c : j.picks)
-        out += "exclude " + escape_glob(hcc::filter::substitute_template_bindings(c.name)) + "\n";
-      if (j.picks.empty()) out += "# (nothing to exclude)\n";
+      for (const auto *list : {&j.picks, &j.over})
+        for (const Verdict &c : *list)
+          out += "exclude " + escape_glob(hcc::filter::substitute_template_bindings(c.name)) + "\n";
+      for (const Verdict &c : j.counted)
+        out += "count " + escape_glob(hcc::filter::substitute_template_bindings(c.name)) + "\n";
+      if (j.picks.empty() && j.over.empty() && j.counted.empty()) out += "# (nothing to exclude)\n";
       break;
   }
   return out;
@@ -354,7 +449,7 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
   out += "# A Score-P filter file: the next build through hcc leaves the EXCLUDE'd functions out at\n"
          "# compile time (a file named hcc.plan beside the sources, or HCC_PLAN=FILE; HCC_PLAN=off ignores it).\n"
          "# Edit it freely; hcc --hcc-verbose prints the '# left out' and '# kept' lines when it applies it.\n";
-  out += rule_line(rule) + cost_lines(j, true);
+  out += rule_line(rule) + cost_lines(j, rule.budget, true);
   // One line per decision, its evidence: calls, inclusive time per call, what
   // measuring it costs per call and in all, the profiles it came from.
   for (const Verdict &v : j.picks)
@@ -369,10 +464,19 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
   for (const Verdict &v : j.trunk)
     out += "# kept " + one_line(v.name) + ": it holds the call-path trunk (" + fmt("%.0f", 100 * v.incl_share) +
            "% of the time in " + joined(v.from) + ", with measured children)\n";
-  out += "SCOREP_REGION_NAMES_BEGIN\n";
-  for (const Verdict &v : j.picks) out += scorep_exclude(v.name, v.mangled);
-  out += "SCOREP_REGION_NAMES_END\n";
-  return out;
+  for (const Verdict &v : j.counted)
+    out += "# counted " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call over " +
+           count_text(v.calls) + " calls in " + joined(v.from) + ", is work, but the timed regions cost " +
+           fmt("%.1f", 100 * j.overhead_before) + "% of the run (budget " + fmt("%g", 100 * rule.budget) +
+           "%): counted, not timed (exact visits, its time is its caller's); saves about " + fmt("%.3g", v.saving_s) +
+           " s\n";
+  for (const Verdict &v : j.over)
+    out += "# left out " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call over " +
+           count_text(v.calls) + " calls in " + joined(v.from) + ", is work, but the timed regions cost " +
+           fmt("%.1f", 100 * j.overhead_before) + "% of the run (budget " + fmt("%g", 100 * rule.budget) +
+           "%) and it is recursive (counting it would cost a timed pair); saves about " + fmt("%.3g", v.saving_s) +
+           " s\n";
+  return out + scorep_block(j);
 }
 
 }  // namespace hcc::report

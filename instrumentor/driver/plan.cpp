@@ -82,7 +82,8 @@ std::vector<std::string> plan_decisions(const std::string &text) {
     size_t e = text.find('\n', b);
     if (e == std::string::npos) e = text.size();
     const std::string line = text.substr(b, e - b);
-    if (line.rfind("# left out ", 0) == 0 || line.rfind("# kept ", 0) == 0) out.push_back(line.substr(2));
+    if (line.rfind("# left out ", 0) == 0 || line.rfind("# kept ", 0) == 0 || line.rfind("# counted ", 0) == 0)
+      out.push_back(line.substr(2));
     b = e + 1;
   }
   return out;

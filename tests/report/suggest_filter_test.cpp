@@ -1,7 +1,9 @@
 // hcc-report --suggest-filter on profiles with known times: which regions are
 // suggested and which are kept as the program's work follows from the
 // numbers alone (pair cost 20 ns, 10 ns of it inside the region), so every
-// decision near the line is checked exactly, without a timed run.
+// decision near the line is checked exactly, without a timed run. The rule
+// and its guards are checked with the budget off (budget<100); the budget's
+// choices on the same numbers last.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -52,7 +54,7 @@ Profile pathtracer_like(double process_cpu_s, const char *pair_ns = "20.00", con
 }
 
 struct Suggestion {
-  std::set<std::string> excluded;
+  std::set<std::string> excluded, counted;
   std::string text;
   // Whether the output has `part` at or after `from`; shows the output when not.
   testing::AssertionResult shows(const std::string &part, size_t from = 0) const {
@@ -61,17 +63,18 @@ struct Suggestion {
   }
 };
 
-Suggestion suggest(const Profile &p, const TempDir &d) {
+Suggestion suggest(const Profile &p, const TempDir &d, const std::string &rule = "calls>100,budget<100") {
   write_cubex(p, d.file("p.cubex"));
-  const ReportResult r = run_capturing(
-      quote(HCC_REPORT_EXE) + " --suggest-filter --rule 'calls>100' " + quote(d.file("p.cubex")) + " 2>" +
-          quote(d.file("err")),
-      d.file("err"));
+  const ReportResult r = run_capturing(quote(HCC_REPORT_EXE) + " --suggest-filter --rule '" + rule + "' " +
+                                           quote(d.file("p.cubex")) + " 2>" + quote(d.file("err")),
+                                       d.file("err"));
   EXPECT_EQ(r.status, 0) << r.err;
-  Suggestion s{{}, r.out};
+  Suggestion s{{}, {}, r.out};
   std::istringstream lines(r.out);
-  for (std::string line; std::getline(lines, line);)
+  for (std::string line; std::getline(lines, line);) {
     if (line.rfind("exclude ", 0) == 0) s.excluded.insert(line.substr(8));
+    if (line.rfind("count ", 0) == 0) s.counted.insert(line.substr(6));
+  }
   return s;
 }
 
@@ -158,7 +161,7 @@ Profile trunk_like(double rare_visits) {
 ReportResult plan_of(const std::vector<std::string> &files, const TempDir &d) {
   std::string args;
   for (const std::string &f : files) args += " " + quote(f);
-  return run_capturing(quote(HCC_REPORT_EXE) + " --rule 'calls>100' --plan" + args + " 2>" + quote(d.file("err")),
+  return run_capturing(quote(HCC_REPORT_EXE) + " --rule 'calls>100,budget<100' --plan" + args + " 2>" + quote(d.file("err")),
                        d.file("err"));
 }
 
@@ -215,4 +218,79 @@ TEST(PlanNumbers, AProfileThatCannotBeReadIsNamed) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("missing.cubex"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");
+}
+
+// --- The budget ----------------------------------------------------------
+// pathtracer_like's numbers: 1.57 ms measured, 0.54 ms of it the pairs of
+// the judged regions, so 1.03 ms of the program's own; the regions kept
+// timed (work 1000, fragile 1000, leaf_heavy 5000 visits) cost 140 us of
+// pairs, 13.6 % of it. Counting a region takes 15 of its 20 ns a visit off
+// (kCountPairNs 5 ns). Least own work first, the trunk (work and fragile
+// each hold > 10 % with a measured child) last: leaf_heavy (9 ns) brings it
+// to 6.3 %, fragile (5 ns) to 4.9 %, work (30 ns) to 3.4 %.
+TEST(SuggestFilterNumbers, OverTheBudgetTheWorkIsCountedLeastOwnWorkFirstTheTrunkLast) {
+  TempDir d;
+  const Suggestion ten = suggest(pathtracer_like(0), d, "calls>100,budget<10");
+  EXPECT_EQ(ten.excluded, (std::set<std::string>{"dot(int)"})) << ten.text;
+  EXPECT_EQ(ten.counted, (std::set<std::string>{"leaf_heavy(int)"})) << ten.text;
+  EXPECT_TRUE(ten.shows("# budget: the regions kept timed cost 13.6% of the run, over the 10% budget: 1 counted "
+                        "instead of timed, 0 recursive left out; now 6.3%\n"));
+  EXPECT_TRUE(ten.shows("#   5000         0.019      9.0        0.0001      leaf_heavy(int)\n"));
+  const Suggestion five = suggest(pathtracer_like(0), d, "calls>100,budget<5%");
+  EXPECT_EQ(five.counted, (std::set<std::string>{"leaf_heavy(int)", "fragile(int)"})) << five.text;
+  const Suggestion deflt = suggest(pathtracer_like(0), d, "calls>100");
+  EXPECT_EQ(deflt.counted, (std::set<std::string>{"leaf_heavy(int)", "fragile(int)", "work(int)"})) << deflt.text;
+  EXPECT_EQ(deflt.excluded, (std::set<std::string>{"dot(int)"})) << deflt.text;
+  EXPECT_TRUE(deflt.shows("now 3.4%\n"));
+  // Regions under the rule's calls are never touched by the budget.
+  const Suggestion few = suggest(pathtracer_like(0), d, "calls>2000");
+  EXPECT_EQ(few.counted, (std::set<std::string>{"leaf_heavy(int)"})) << few.text;
+}
+
+namespace {
+// main (10 ms of its own) -> rec (1000 visits) -> rec (3000 visits), 60 ns
+// a visit each: 2.3 % of the run, not the trunk, recursive.
+Profile recursive_like() {
+  Profile p;
+  p.attrs = {{"program", "app"}, {"hcc.pair_cost_ns", "20.00"}, {"hcc.pair_inside_ns", "10.00"}};
+  p.hosts = {"node"};
+  p.metrics = {metric("time", "sec", DType::Double, CubeType::Inclusive),
+               metric("visits", "occ", DType::UInt64, CubeType::Exclusive)};
+  p.regions = {region("main", "a.cpp", 1, 2), region("rec(int)", "a.cpp", 3, 4)};
+  p.cnodes = {{0, -1}, {1, 0}, {1, 1}};
+  p.locations = {{"thread 0", 0, 0}};
+  p.excl.assign(2, std::vector<double>(p.cnodes.size(), 0.0));
+  const double visits[] = {1, 1000, 3000};
+  const double per_visit_ns[] = {1e7, 60, 60};
+  for (size_t c = 0; c < p.cnodes.size(); ++c) {
+    p.at(0, c, 0) = visits[c] * per_visit_ns[c] * kNs;
+    p.at(1, c, 0) = visits[c];
+  }
+  return p;
+}
+}  // namespace
+
+// Counting a recursive region would cost a timed pair (count mode hands
+// recursion mode to the timed paths): over the budget it is left out.
+TEST(SuggestFilterNumbers, OverTheBudgetARecursiveRegionIsLeftOutNotCounted) {
+  TempDir d;
+  const Suggestion within = suggest(recursive_like(), d, "calls>100");
+  EXPECT_TRUE(within.excluded.empty() && within.counted.empty()) << within.text;
+  EXPECT_TRUE(within.shows("# budget: the regions kept timed cost 0.8% of the run (budget 3%)\n"));
+  const Suggestion tight = suggest(recursive_like(), d, "calls>100,budget<0.5");
+  EXPECT_EQ(tight.excluded, (std::set<std::string>{"rec(int)"})) << tight.text;
+  EXPECT_TRUE(tight.counted.empty()) << tight.text;
+  EXPECT_TRUE(tight.shows("#   4000         0.060      42.5       0.0001      rec(int) (left out)\n"));
+}
+
+TEST(SuggestFilterNumbers, ABudgetThatIsNoPercentageIsRefusedNamingIt) {
+  TempDir d;
+  write_cubex(trunk_like(0), d.file("p.cubex"));
+  for (const char *bad : {"budget<0", "budget>3", "budget<101", "budget<x"}) {
+    const ReportResult r = run_capturing(quote(HCC_REPORT_EXE) + " --suggest-filter --rule '" + bad + "' " +
+                                             quote(d.file("p.cubex")) + " 2>" + quote(d.file("err")),
+                                         d.file("err"));
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("budget"), std::string::npos) << bad << ": " << r.err;
+  }
 }
