@@ -112,7 +112,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
   const hcc::profile::Profile &p = *in.p;
   RunCost run;
   run.path = in.path;
-  const int mv = p.metric_index("visits"), mt = p.metric_index("time");
+  const int mv = p.metric_index("visits"), mt = p.metric_index("time"), mrec = p.metric_index("recursive_visits");
   const size_t nloc = p.nloc(), nreg = p.regions.size();
   std::vector<double> calls(nreg, 0), incl_time(nreg, 0), excl_time(nreg, 0), child_calls(nreg, 0);
   std::vector<char> recursive(nreg, 0);
@@ -124,7 +124,13 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     bool nested = false;
     for (int a = p.cnodes[c].parent; a >= 0 && !nested; a = p.cnodes[size_t(a)].parent)
       nested = p.cnodes[size_t(a)].region == r;
-    if (nested) recursive[size_t(r)] = 1;
+    // Recursion libhcc folded (recursion mode) leaves no nested path: a call
+    // path with recursive visits, or below one, ran inside it, where count
+    // mode takes the timed paths.
+    bool folded = false;
+    for (int a = int(c); a >= 0 && !folded && mrec >= 0; a = p.cnodes[size_t(a)].parent)
+      for (size_t l = 0; l < nloc && !folded; ++l) folded = p.at(size_t(mrec), size_t(a), l) > 0;
+    if (nested || folded) recursive[size_t(r)] = 1;
     for (size_t l = 0; l < nloc; ++l) {
       if (mv >= 0) calls[size_t(r)] += p.at(size_t(mv), c, l);
       if (mt >= 0 && !nested) incl_time[size_t(r)] += time_incl[c * nloc + l];

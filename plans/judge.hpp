@@ -90,7 +90,7 @@ struct Verdict {
   double pair_ns = 0;        // the pair cost of the runs it was measured in, weighted by calls
   double saving_s = 0;       // calls x (pair + kInlinedShare x own work)
   double incl_share = 0;     // inclusive time over the runs' measured time
-  bool recursive = false;    // it called itself (count mode would take the timed paths)
+  bool recursive = false;    // it recursed, or ran inside a recursion libhcc folded (count mode would take the timed paths)
   bool trunk = false;        // it holds the call-path trunk (kTrunkShare)
   std::vector<std::string> from;  // the profiles it was measured in
 };
@@ -123,8 +123,9 @@ struct Judgement {
 // rule.budget of the run (its measured time less every pair), the rule's
 // candidates that were kept as work are counted instead (exact visits and
 // call paths, no clock), least own work per visit first, the trunk last; a
-// recursive one is left out instead (counting it would cost a timed pair),
-// unless it holds the trunk (it stays timed).
+// recursive one, or one called inside a recursion libhcc folded, is left
+// out instead (counting it would cost a timed pair), unless it holds the
+// trunk (it stays timed).
 Judgement judge_regions(const std::vector<ProfileInput> &profiles, const SuggestRule &rule);
 
 // "37.5 M", "1200": a call count as plan comments and hcc --hcc-verbose print it.

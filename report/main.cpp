@@ -428,7 +428,8 @@ const Modifier kModifiers[] = {
     {"--rule", "--suggest-filter",
      [](CLI::App &app, Options &o) {
        return app.add_option("--rule", o.rule_text,
-                             "with --suggest-filter or --plan: 'calls>N,usec<X' (>= and <= too; either may be left out)");
+                             "with --suggest-filter or --plan: 'calls>N,usec<X,budget<P' (>= and <= too; any may be left "
+                             "out; P: percent of the run the timed regions may cost, default 3, 100 = off)");
      }},
     {"--format", "--suggest-filter",
      [](CLI::App &app, Options &o) {

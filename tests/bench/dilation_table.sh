@@ -120,6 +120,8 @@ for name in $standins; do
   # What the plan build left out, for the reader.
   if [ "$use_plan" = 0 ]; then
     echo "$name: the filter excludes $(grep -c '^ *exclude' "$work/$name/suggested.filt" || true) region(s)"
+  else
+    echo "$name: the plan leaves out $(grep -c '^ *EXCLUDE' "$work/$name/hcc.plan" || true), counts $(grep -c '^ *COUNT' "$work/$name/hcc.plan" || true) region(s)"
   fi
 done
 
@@ -165,9 +167,9 @@ while [ "$i" -le "$rounds" ]; do
   i=$((i + 1))
 done
 
-python3 - "$work/results" "$rounds" "$standins" <<'PY'
-import collections, statistics, sys
-path, rounds, names = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
+python3 - "$work/results" "$rounds" "$standins" "$work" "$use_plan" <<'PY'
+import collections, os, re, statistics, sys
+path, rounds, names, work, use_plan = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4], sys.argv[5] == "1"
 cpu = collections.defaultdict(dict)  # (name, variant) -> round -> seconds
 for line in open(path):
     r, name, v, s = line.split()
@@ -191,5 +193,22 @@ for name in names:
         mark = "*" if v in targets and ratio > targets[v] else " "
         cells.append("%7.2fx%s" % (ratio, mark))
     print("%-15s %9.3f %s" % (name, statistics.median(plain.values()), " ".join(cells)))
+# The plan's own forecast (its "estimated saving ... per visit) S s of T s
+# measured" line) against what the plan build then took: predicted
+# plan/default = (T - S) / T, measured = median over rounds of plan CPU /
+# default CPU in the same round (issue: within 25 %).
+if use_plan:
+    print("plan forecast: predicted plan/default CPU from the plan's estimated saving, against the measured median")
+    for name in names:
+        text = open(os.path.join(work, name, "hcc.plan")).read()
+        m = re.search(r"per visit\) ([0-9.]+) s of ([0-9.]+) s measured", text)
+        default, plan = cpu[(name, "default")], cpu[(name, "plan")]
+        ratios = [plan[r] / default[r] for r in default if default[r] > 0 and r in plan]
+        if not m or not ratios or float(m.group(2)) <= 0:
+            print("%-15s %s" % (name, "n/a"))
+            continue
+        predicted = (float(m.group(2)) - float(m.group(1))) / float(m.group(2))
+        measured = statistics.median(ratios)
+        print("%-15s predicted %.2fx, measured %.2fx (%+.0f%%)" % (name, predicted, measured, 100 * (predicted / measured - 1)))
 PY
 echo "load at end: $(load_average)"
