@@ -218,33 +218,34 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
   return run;
 }
 
-// The budget (judge.hpp): moves work and trunk regions to `counted` (or,
-// recursive and not the trunk, to `over`) until the regions still timed cost
-// at most `budget` of `base` (the run's time without any pair). A counted
-// region still costs kCountPairNs a visit; its saving is the rest of its
-// pair, its own work stays (it is still called the same way).
-void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_s) {
+// The budget (judge.hpp): until the regions still timed cost at most
+// `budget` of `base` (the run's time without any pair), counts the regions
+// kept timed (`order`: work, trunk and the regions the rule did not match),
+// least own work per visit first, the trunk last; a recursive one that is
+// not the trunk is left out instead (count mode would take the timed paths
+// there), a recursive trunk stays timed. When counting every one of them is
+// not enough, the counted regions that are not the trunk are left out,
+// in the same order. A counted region still costs kCountPairNs a visit;
+// its saving is the rest of its pair, its own work stays (it is still
+// called the same way).
+void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_s, std::vector<Verdict> order) {
   if (base_s <= 0) return;
   j.overhead_before = j.overhead_after = kept_pairs_s / base_s;
   if (budget >= 1 || j.overhead_before <= budget) return;  // 100 %: the budget is off
-  std::vector<Verdict> order;
   for (auto *list : {&j.work, &j.trunk}) {
     order.insert(order.end(), list->begin(), list->end());
     list->clear();
   }
-  // Least own work per visit first (the least told per pair paid), the
-  // trunk after every other region.
   std::sort(order.begin(), order.end(), [](const Verdict &a, const Verdict &b) {
     if (a.trunk != b.trunk) return !a.trunk;
     return a.own_ns != b.own_ns ? a.own_ns < b.own_ns : a.name < b.name;
   });
+  auto within = [&] { return kept_pairs_s <= budget * base_s; };
+  std::vector<Verdict> stay;
   for (Verdict &v : order) {
-    const bool within = kept_pairs_s <= budget * base_s;
-    if (within || (v.recursive && v.trunk)) {
-      (v.trunk ? j.trunk : j.work).push_back(v);
-      continue;
-    }
-    if (v.recursive) {
+    if (within() || (v.recursive && v.trunk)) {
+      stay.push_back(v);
+    } else if (v.recursive) {
       v.saving_s = v.calls * v.pair_ns * 1e-9;  // its own work stays: it is work
       kept_pairs_s -= v.saving_s;
       j.over.push_back(v);
@@ -254,6 +255,33 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
       j.counted.push_back(v);
     }
   }
+  // Counting alone was not enough: leave out counted regions, not the trunk.
+  for (size_t i = 0; i < j.counted.size() && !within();) {
+    Verdict &v = j.counted[i];
+    if (v.trunk) {
+      ++i;
+      continue;
+    }
+    const double rest = v.calls * std::min(kCountPairNs, v.pair_ns) * 1e-9;
+    v.saving_s += rest;
+    kept_pairs_s -= rest;
+    j.over.push_back(v);
+    j.counted.erase(j.counted.begin() + long(i));
+  }
+  // Counted regions the budget no longer needs (the ones left out made the
+  // room) are timed again, most own work first.
+  for (size_t i = j.counted.size(); i-- > 0;) {
+    const double back = j.counted[i].saving_s;
+    if ((kept_pairs_s + back) > budget * base_s) continue;
+    kept_pairs_s += back;
+    j.counted[i].saving_s = 0;
+    stay.push_back(j.counted[i]);
+    j.counted.erase(j.counted.begin() + long(i));
+  }
+  // Those that stay timed are listed as before (a region the rule did not
+  // match is not listed).
+  for (const Verdict &v : stay)
+    if (v.rule_matched) (v.kept_as_work ? j.work : j.trunk).push_back(v);
   j.overhead_after = std::max(0.0, kept_pairs_s) / base_s;
 }
 
@@ -264,6 +292,7 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
   std::map<std::string, Measured> sums;
   std::map<std::string, Verdict> names;
   double total_measured = 0, all_pairs_s = 0, kept_pairs_s = 0;
+  std::vector<Verdict> unmatched;  // judged, but not matched by the rule
   for (const ProfileInput &in : profiles) {
     j.runs.push_back(measure_run(in, sums, names));
     j.total_cpu += j.runs.back().total * j.runs.back().scale;
@@ -283,19 +312,23 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
     bool calls_ok = rule.calls_inclusive ? v.calls >= rule.calls_above : v.calls > rule.calls_above;
     bool usec_ok = rule.usec_inclusive ? v.usec_per_call <= rule.usec_below : v.usec_per_call < rule.usec_below;
     if (!calls_ok || !usec_ok) {
-      kept_pairs_s += m.pair_total_ns * 1e-9;  // not a candidate: stays timed
+      kept_pairs_s += m.pair_total_ns * 1e-9;  // not a candidate: stays timed, unless the budget counts it
+      unmatched.push_back(v);
       continue;
     }
-    if (m.own_upper_total_ns / m.calls > kWorkRatio * v.pair_ns)
+    v.rule_matched = true;
+    if (m.own_upper_total_ns / m.calls > kWorkRatio * v.pair_ns) {
+      v.kept_as_work = true;
       j.work.push_back(v);  // the work itself: removing it would hide what the program does
-    else if (v.trunk)
+    } else if (v.trunk) {
       j.trunk.push_back(v);  // leaving it out would flatten the tree under it
-    else
+    } else {
       j.picks.push_back(v);
+    }
   }
   for (const Verdict &v : j.work) kept_pairs_s += v.calls * v.pair_ns * 1e-9;
   for (const Verdict &v : j.trunk) kept_pairs_s += v.calls * v.pair_ns * 1e-9;
-  apply_budget(j, rule.budget, kept_pairs_s, j.total_cpu - all_pairs_s);
+  apply_budget(j, rule.budget, kept_pairs_s, j.total_cpu - all_pairs_s, std::move(unmatched));
   auto by_saving = [](const Verdict &a, const Verdict &b) {
     return a.saving_s != b.saving_s ? a.saving_s > b.saving_s : a.name < b.name;
   };
@@ -334,7 +367,7 @@ std::string cost_lines(const Judgement &j, double budget, bool name_runs) {
   if (!j.counted.empty() || !j.over.empty())
     out += "# budget: the regions kept timed cost " + fmt("%.1f", 100 * j.overhead_before) + "% of the run, over the " +
            fmt("%g", 100 * budget) + "% budget: " + std::to_string(j.counted.size()) + " counted instead of timed, " +
-           std::to_string(j.over.size()) + " recursive left out; now " + fmt("%.1f", 100 * j.overhead_after) + "%\n";
+           std::to_string(j.over.size()) + " left out; now " + fmt("%.1f", 100 * j.overhead_after) + "%\n";
   else
     out += "# budget: the regions kept timed cost " + fmt("%.1f", 100 * j.overhead_after) + "% of the run (budget " +
            fmt("%g", 100 * budget) + "%)\n";
@@ -397,7 +430,7 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
     out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
            " " + fmt("%-11.4f", c.saving_s) + " " + c.name + "\n";
   if (!j.counted.empty() || !j.over.empty()) {
-    out += "# counted (or, recursive, left out) to keep the timed regions within the budget; they are work:\n";
+    out += "# counted (or, recursive or counting not enough, left out) to keep the timed regions within the budget:\n";
     for (const auto *list : {&j.counted, &j.over})
       for (const Verdict &c : *list)
         out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
@@ -470,18 +503,21 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
   for (const Verdict &v : j.trunk)
     out += "# kept " + one_line(v.name) + ": it holds the call-path trunk (" + fmt("%.0f", 100 * v.incl_share) +
            "% of the time in " + joined(v.from) + ", with measured children)\n";
+  // The budget's decisions: the same evidence, and why counting was not the answer.
+  auto budget_evidence = [&](const Verdict &v) {
+    return fmt("%.3g", v.usec_per_call * 1e3) + " ns per call over " + count_text(v.calls) + " calls in " +
+           joined(v.from) + ", own work " + fmt("%.3g", v.own_ns) + " ns; the timed regions cost " +
+           fmt("%.1f", 100 * j.overhead_before) + "% of the run (budget " + fmt("%g", 100 * rule.budget) + "%)";
+  };
   for (const Verdict &v : j.counted)
-    out += "# counted " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call over " +
-           count_text(v.calls) + " calls in " + joined(v.from) + ", is work, but the timed regions cost " +
-           fmt("%.1f", 100 * j.overhead_before) + "% of the run (budget " + fmt("%g", 100 * rule.budget) +
-           "%): counted, not timed (exact visits, its time is its caller's); saves about " + fmt("%.3g", v.saving_s) +
+    out += "# counted " + one_line(v.name) + ": " + budget_evidence(v) +
+           ": counted, not timed (exact visits, its time is its caller's); saves about " + fmt("%.3g", v.saving_s) +
            " s\n";
   for (const Verdict &v : j.over)
-    out += "# left out " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call over " +
-           count_text(v.calls) + " calls in " + joined(v.from) + ", is work, but the timed regions cost " +
-           fmt("%.1f", 100 * j.overhead_before) + "% of the run (budget " + fmt("%g", 100 * rule.budget) +
-           "%) and it is recursive (counting it would cost a timed pair); saves about " + fmt("%.3g", v.saving_s) +
-           " s\n";
+    out += "# left out " + one_line(v.name) + ": " + budget_evidence(v) +
+           (v.recursive ? " and it is recursive (counting it would cost a timed pair)"
+                        : " and counting every such region would still cost more") +
+           "; saves about " + fmt("%.3g", v.saving_s) + " s\n";
   return out + scorep_block(j);
 }
 

@@ -92,6 +92,8 @@ struct Verdict {
   double incl_share = 0;     // inclusive time over the runs' measured time
   bool recursive = false;    // it recursed, or ran inside a recursion libhcc folded (count mode would take the timed paths)
   bool trunk = false;        // it holds the call-path trunk (kTrunkShare)
+  bool rule_matched = false; // the rule's conditions hold
+  bool kept_as_work = false; // matched, and its own work is above the line
   std::vector<std::string> from;  // the profiles it was measured in
 };
 
@@ -104,7 +106,7 @@ struct RunCost {
 struct Judgement {
   std::vector<Verdict> picks;    // left out, by saving
   std::vector<Verdict> counted;  // work, counted to keep within the budget (saving: their pairs' clock part)
-  std::vector<Verdict> over;     // work left out to keep within the budget: not the trunk, but recursive
+  std::vector<Verdict> over;     // left out to keep within the budget: recursive, or counting was not enough
   std::vector<Verdict> work;     // kept: their own work is above the line (or within the margin)
   std::vector<Verdict> trunk;    // kept: they hold the call-path trunk (kTrunkShare)
   std::vector<RunCost> runs;
@@ -120,12 +122,14 @@ struct Judgement {
 // and the guards judge the sums. Only compiler and user regions are judged
 // (never OpenMP constructs, MPI calls), never `main`.
 // Then the budget: while the pairs of the regions kept timed cost more than
-// rule.budget of the run (its measured time less every pair), the rule's
-// candidates that were kept as work are counted instead (exact visits and
-// call paths, no clock), least own work per visit first, the trunk last; a
-// recursive one, or one called inside a recursion libhcc folded, is left
-// out instead (counting it would cost a timed pair), unless it holds the
-// trunk (it stays timed).
+// rule.budget of the run (its measured time less every pair), the regions
+// kept timed (work, trunk, and those the rule did not match) are counted
+// instead (exact visits and call paths, no clock), least own work per visit
+// first, the trunk last; a recursive one, or one called inside a recursion
+// libhcc folded, is left out instead (counting it would cost a timed pair),
+// unless it holds the trunk (it stays timed). When counting them all is not
+// enough, counted regions that are not the trunk are left out, in the same
+// order.
 Judgement judge_regions(const std::vector<ProfileInput> &profiles, const SuggestRule &rule);
 
 // "37.5 M", "1200": a call count as plan comments and hcc --hcc-verbose print it.

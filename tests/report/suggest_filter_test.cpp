@@ -227,24 +227,30 @@ TEST(PlanNumbers, AProfileThatCannotBeReadIsNamed) {
 // pairs, 13.6 % of it. Counting a region takes 15 of its 20 ns a visit off
 // (kCountPairNs 5 ns). Least own work first, the trunk (work and fragile
 // each hold > 10 % with a measured child) last: leaf_heavy (9 ns) brings it
-// to 6.3 %, fragile (5 ns) to 4.9 %, work (30 ns) to 3.4 %.
-TEST(SuggestFilterNumbers, OverTheBudgetTheWorkIsCountedLeastOwnWorkFirstTheTrunkLast) {
+// to 6.3 %, fragile (5 ns) to 4.9 %, work (30 ns) to 3.4 %; at 3 % counting
+// is not enough, so leaf_heavy, the counted region that is not the trunk,
+// is left out (1.0 %), and work, no longer needed, is timed again: 2.4 %.
+TEST(SuggestFilterNumbers, OverTheBudgetRegionsAreCountedLeastOwnWorkFirstTheTrunkLast) {
   TempDir d;
   const Suggestion ten = suggest(pathtracer_like(0), d, "calls>100,budget<10");
   EXPECT_EQ(ten.excluded, (std::set<std::string>{"dot(int)"})) << ten.text;
   EXPECT_EQ(ten.counted, (std::set<std::string>{"leaf_heavy(int)"})) << ten.text;
   EXPECT_TRUE(ten.shows("# budget: the regions kept timed cost 13.6% of the run, over the 10% budget: 1 counted "
-                        "instead of timed, 0 recursive left out; now 6.3%\n"));
+                        "instead of timed, 0 left out; now 6.3%\n"));
   EXPECT_TRUE(ten.shows("#   5000         0.019      9.0        0.0001      leaf_heavy(int)\n"));
   const Suggestion five = suggest(pathtracer_like(0), d, "calls>100,budget<5%");
   EXPECT_EQ(five.counted, (std::set<std::string>{"leaf_heavy(int)", "fragile(int)"})) << five.text;
+  EXPECT_EQ(five.excluded, (std::set<std::string>{"dot(int)"})) << five.text;
   const Suggestion deflt = suggest(pathtracer_like(0), d, "calls>100");
-  EXPECT_EQ(deflt.counted, (std::set<std::string>{"leaf_heavy(int)", "fragile(int)", "work(int)"})) << deflt.text;
-  EXPECT_EQ(deflt.excluded, (std::set<std::string>{"dot(int)"})) << deflt.text;
-  EXPECT_TRUE(deflt.shows("now 3.4%\n"));
-  // Regions under the rule's calls are never touched by the budget.
+  EXPECT_EQ(deflt.counted, (std::set<std::string>{"fragile(int)"})) << deflt.text;
+  EXPECT_EQ(deflt.excluded, (std::set<std::string>{"dot(int)", "leaf_heavy(int)"})) << deflt.text;
+  EXPECT_TRUE(deflt.shows("over the 3% budget: 1 counted instead of timed, 1 left out; now 2.4%\n"));
+  EXPECT_TRUE(deflt.shows("#   5000         0.019      9.0        0.0001      leaf_heavy(int) (left out)\n"));
+  // The budget counts regions the rule does not match too (fragile has
+  // 1000 calls): counting hides nothing.
   const Suggestion few = suggest(pathtracer_like(0), d, "calls>2000");
-  EXPECT_EQ(few.counted, (std::set<std::string>{"leaf_heavy(int)"})) << few.text;
+  EXPECT_EQ(few.counted, (std::set<std::string>{"fragile(int)"})) << few.text;
+  EXPECT_EQ(few.excluded, (std::set<std::string>{"dot(int)", "leaf_heavy(int)"})) << few.text;
 }
 
 namespace {
