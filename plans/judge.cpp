@@ -35,6 +35,7 @@ std::string escape_glob(const std::string &s) {
 // One region's figures in one run, before the runs are summed.
 struct Measured {
   double calls = 0, incl_s = 0, own_total_ns = 0, own_upper_total_ns = 0, pair_total_ns = 0, saving_s = 0;
+  double count_total_ns = 0;
   bool has_children = false, recursive = false;
 };
 
@@ -140,7 +141,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
       if (mt >= 0 && p.cnodes[c].parent < 0) total += time_incl[c * nloc + l];
     }
   }
-  double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0;
+  double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0, count_ns = kCountPairNs;
   run.pair_from = "default (no hcc.pair_cost_ns in the profile)";
   for (const auto &kv : p.attrs) {
     if (kv.first == "hcc.pair_cost_ns" && std::atof(kv.second.c_str()) > 0) {
@@ -149,6 +150,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     }
     if (kv.first == "hcc.pair_inside_ns" && std::atof(kv.second.c_str()) >= 0) inside_ns = std::atof(kv.second.c_str());
     if (kv.first == "hcc.process_cpu_s") cpu_s = std::atof(kv.second.c_str());
+    if (kv.first == "hcc.count_pair_ns" && std::atof(kv.second.c_str()) > 0) count_ns = std::atof(kv.second.c_str());
   }
   // Measured times are wall-clock: on a busy machine they include the time
   // threads waited for a CPU, which would make every small function look
@@ -185,6 +187,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     }
   }
   run.pair_ns = pair_ns, run.inside_ns = inside_ns, run.scale = scale, run.cpu_s = cpu_s, run.total = total;
+  if (count_ns != kCountPairNs) run.count_ns = count_ns;
 
   for (size_t r = 0; r < nreg; ++r) {
     const auto &reg = p.regions[r];
@@ -206,6 +209,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     // the margin: the region is work unless that, too, is small.
     m.own_upper_total_ns += own_total(1.0 - kPairCostMargin);
     m.pair_total_ns += calls[r] * pair_ns;
+    m.count_total_ns += calls[r] * std::min(count_ns, pair_ns);
     // Saving: the pair, and the function's own time, which an inlined
     // accessor mostly loses too (kInlinedShare of it).
     m.saving_s += (calls[r] * pair_ns + kInlinedShare * own_total(1.0)) * 1e-9;
@@ -225,7 +229,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
 // not the trunk is left out instead (count mode would take the timed paths
 // there), a recursive trunk stays timed. When counting every one of them is
 // not enough, the counted regions that are not the trunk are left out,
-// in the same order. A counted region still costs kCountPairNs a visit;
+// in the same order. A counted region still costs a counted pair a visit;
 // its saving is the rest of its pair, its own work stays (it is still
 // called the same way).
 void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_s, std::vector<Verdict> order) {
@@ -250,7 +254,7 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
       kept_pairs_s -= v.saving_s;
       j.over.push_back(v);
     } else {
-      v.saving_s = v.calls * std::max(0.0, v.pair_ns - kCountPairNs) * 1e-9;
+      v.saving_s = v.calls * std::max(0.0, v.pair_ns - v.count_ns) * 1e-9;
       kept_pairs_s -= v.saving_s;
       j.counted.push_back(v);
     }
@@ -262,7 +266,7 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
       ++i;
       continue;
     }
-    const double rest = v.calls * std::min(kCountPairNs, v.pair_ns) * 1e-9;
+    const double rest = v.calls * v.count_ns * 1e-9;
     v.saving_s += rest;
     kept_pairs_s -= rest;
     j.over.push_back(v);
@@ -304,6 +308,7 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
     v.usec_per_call = m.incl_s / m.calls * 1e6;
     v.own_ns = m.own_total_ns / m.calls;
     v.pair_ns = m.pair_total_ns / m.calls;
+    v.count_ns = m.count_total_ns / m.calls;
     v.saving_s = m.saving_s;
     v.incl_share = total_measured > 0 ? m.incl_s / total_measured : 0;
     v.recursive = m.recursive;
@@ -356,7 +361,8 @@ std::string cost_lines(const Judgement &j, double budget, bool name_runs) {
   for (const RunCost &r : j.runs) {
     out += "# cost of one enter/exit pair" + (name_runs ? " in " + r.path : std::string()) + ": " +
            fmt("%.1f", r.pair_ns) + " ns, " + r.pair_from + "; " + fmt("%.1f", r.inside_ns) +
-           " ns of it inside the region\n";
+           " ns of it inside the region" +
+           (r.count_ns > 0 ? "; a counted pair " + fmt("%.1f", r.count_ns) + " ns" : std::string()) + "\n";
     if (!r.capped_by.empty())
       out += "# (scaled down to the cheapest measured leaf's exclusive time per visit, " + one_line(r.capped_by) +
              ": the run's pairs cost less than the end-of-run timing)\n";

@@ -58,8 +58,10 @@ constexpr double kPairCostMargin = 0.25;
 // Visits a leaf region needs before its exclusive time per visit bounds the
 // part of a pair measured inside a region (judge.cpp).
 constexpr double kLeafMinVisits = 1000;
-// What a counted pair costs (count mode: two calls, no clock):
-// BM_CountedGuardCall - BM_PlainCall, 2.3 to 5 ns on the machines measured.
+// What a counted pair costs (count mode: two calls, no clock) when the
+// profile has no hcc.count_pair_ns (timed at the end of the run since
+// plans count): BM_CountedGuardCall - BM_PlainCall, 2.3 to 5 ns on the
+// machines measured.
 constexpr double kCountPairNs = 5.0;
 
 // Share of a removed region's own work per visit counted as saved besides the
@@ -88,6 +90,7 @@ struct Verdict {
   double usec_per_call = 0;  // inclusive time per call, as measured
   double own_ns = 0;         // own work per visit, central estimate
   double pair_ns = 0;        // the pair cost of the runs it was measured in, weighted by calls
+  double count_ns = 0;       // a counted pair's, likewise (never above the pair)
   double saving_s = 0;       // calls x (pair + kInlinedShare x own work)
   double incl_share = 0;     // inclusive time over the runs' measured time
   bool recursive = false;    // it recursed, or ran inside a recursion libhcc folded (count mode would take the timed paths)
@@ -101,6 +104,7 @@ struct Verdict {
 struct RunCost {
   std::string path, pair_from, capped_by;
   double pair_ns = 0, inside_ns = 0, scale = 1, cpu_s = 0, total = 0;
+  double count_ns = 0;  // a counted pair, when the profile has hcc.count_pair_ns (else 0: kCountPairNs)
 };
 
 struct Judgement {
