@@ -58,10 +58,14 @@ constexpr double kPairCostMargin = 0.25;
 // Visits a leaf region needs before its exclusive time per visit bounds the
 // part of a pair measured inside a region (judge.cpp).
 constexpr double kLeafMinVisits = 1000;
-// What a counted pair costs (count mode: two calls, no clock) when the
-// profile has no hcc.count_pair_ns (timed at the end of the run since
-// plans count): BM_CountedGuardCall - BM_PlainCall, 2.3 to 5 ns on the
-// machines measured.
+// The price of a counted pair (count mode: two calls, no clock): the run's
+// hcc.count_pair_ns (timed at exit, 3.4 ns on a Zen 5 guest) when that is
+// higher, else this. A floor because the exit timing runs on a warm cache:
+// in memory-bound code a counted call cost ~20 ns in the program
+// (tests/bench/standins/memlookup.c: 1.54x plain counted, 1.00x left out),
+// and priced at 3.4 ns it was counted though that cost more than the
+// budget. BM_CountedGuardCall - BM_PlainCall: 2.3 to 5 ns on the machines
+// measured.
 constexpr double kCountPairNs = 5.0;
 
 // Share of a removed region's own work per visit counted as saved besides the
@@ -104,7 +108,7 @@ struct Verdict {
 struct RunCost {
   std::string path, pair_from, capped_by;
   double pair_ns = 0, inside_ns = 0, scale = 1, cpu_s = 0, total = 0;
-  double count_ns = 0;  // a counted pair, when the profile has hcc.count_pair_ns (else 0: kCountPairNs)
+  double count_ns = 0;  // a counted pair as the run timed it (hcc.count_pair_ns), else 0
 };
 
 struct Judgement {
