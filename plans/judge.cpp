@@ -497,9 +497,10 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
   for (ProfileInput &in : profiles) paths.push_back(in.path = one_line(in.path));
   const Judgement j = judge_regions(profiles, rule);
   std::string out = "# hcc plan written by hcc-report --plan from " + one_line(joined(paths)) + "\n";
-  out += "# A Score-P filter file: the next build through hcc leaves the EXCLUDE'd functions out at\n"
-         "# compile time (a file named hcc.plan beside the sources, or HCC_PLAN=FILE; HCC_PLAN=off ignores it).\n"
-         "# Edit it freely; hcc --hcc-verbose prints the '# left out' and '# kept' lines when it applies it.\n";
+  out += "# A Score-P filter file: the next build through hcc leaves the EXCLUDE'd functions out and counts\n"
+         "# the COUNT'ed ones (visits, no clock) at compile time (a file named hcc.plan beside the sources, or\n"
+         "# HCC_PLAN=FILE; HCC_PLAN=off ignores it). Edit it freely; hcc --hcc-verbose prints the '# left out',\n"
+         "# '# counted' and '# kept' lines when it applies it.\n";
   out += rule_line(rule) + cost_lines(j, rule.budget, true);
   // One line per decision, its evidence: calls, inclusive time per call, what
   // measuring it costs per call and in all, the profiles it came from.
