@@ -5,6 +5,7 @@
 //   - the rebuilt program has no region for it, the kernel's visits are
 //     exact, the output is the same; --hcc-verbose prints the decision;
 //   - the saving the plan predicts is what the next run saves (CPU time);
+//   - a COUNT line (the budget's) counts the kernel: exact visits, no clock;
 //   - HCC_PLAN=off ignores it, HCC_PLAN=FILE names one and combines with
 //     --hcc-filter, a changed plan is not served from the cache;
 //   - a plan writable by others, or another user's, is refused naming it.
@@ -18,6 +19,7 @@
 #include <iostream>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "../support/other_user.hpp"
@@ -115,6 +117,43 @@ TEST_F(Plan, ABuildBesideThePlanLeavesTheFunctionOutAndSaysWhy) {
   EXPECT_EQ(after.visits("main/kernel"), 1000);
   EXPECT_EQ(after.visits("main/accumulate"), 1);
   for (const std::string &path : after.paths()) EXPECT_EQ(path.find("mix"), std::string::npos) << path;
+}
+
+// A plan's COUNT line (what the budget writes for work it stops timing;
+// which regions it picks is checked on exact numbers in
+// tests/report/suggest_filter_test.cpp, as real timings would make the
+// choice depend on the machine): the build applies it and prints its
+// "# counted" line, and the next run has the kernel's 1000 visits exactly,
+// shown as counted (no clock), with the same output.
+TEST_F(Plan, ACountLineCountsTheKernelWithExactVisitsAndSaysWhy) {
+  dir_ = scratch_dir("plan-count");
+  ASSERT_EQ(build(dir_, "app1").status, 0);
+  const RunResult r1 = run_prog(dir_, "app1", "1", 200000);
+  ASSERT_EQ(r1.status, 0) << r1.err;
+  write(dir_ + "/hcc.plan",
+        "# counted kernel(const std::vector<double> &, double): 200 us per call over 1000 calls; over the budget\n"
+        "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE MANGLED _Z3mixjj\n  COUNT MANGLED _Z6kernelRKSt6vectorIdSaIdEEd\n"
+        "SCOREP_REGION_NAMES_END\n");
+  ASSERT_EQ(::chmod((dir_ + "/hcc.plan").c_str(), 0644), 0);
+  const RunResult b = build(dir_, "app2", "", "--hcc-verbose");
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_NE(b.err.find("hcc: plan hcc.plan: counted kernel(const std::vector<double> &, double): 200 us"),
+            std::string::npos)
+      << b.err;
+  const RunResult r2 = run_prog(dir_, "app2", "2", 200000);
+  ASSERT_EQ(r2.status, 0) << r2.err;
+  EXPECT_EQ(r2.out, r1.out);
+  const Profile after = Profile::load(dir_ + "/out-2");
+  EXPECT_EQ(after.visits("main/kernel"), 1000);
+  EXPECT_EQ(after.visits("main/accumulate"), 1);
+  EXPECT_EQ(after.total_visits("mix"), 0);
+  const RunResult flat = run(shell_quote(report_bin()) + " " + shell_quote(dir_ + "/out-2"));
+  ASSERT_EQ(flat.status, 0) << flat.err;
+  bool shown = false;
+  std::istringstream lines(flat.out);
+  for (std::string line; std::getline(lines, line);)
+    shown = shown || (line.find("counted") != std::string::npos && line.find("kernel(") != std::string::npos);
+  EXPECT_TRUE(shown) << flat.out;
 }
 
 // HCC_PLAN=off ignores the plan beside the sources; HCC_PLAN=FILE names a
