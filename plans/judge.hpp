@@ -61,7 +61,7 @@ constexpr double kLeafMinVisits = 1000;
 // The price of a counted pair (count mode: two calls, no clock): the run's
 // hcc.count_pair_ns (timed at exit, 3.4 ns on a Zen 5 guest) when that is
 // higher, else this. A floor because the exit timing runs on a warm cache:
-// in memory-bound code a counted call cost ~20 ns in the program
+// in memory-bound code a counted call cost ~25 ns in the program
 // (tests/bench/standins/memlookup.c: 1.54x plain counted, 1.00x left out),
 // and priced at 3.4 ns it was counted though that cost more than the
 // budget. BM_CountedGuardCall - BM_PlainCall: 2.3 to 5 ns on the machines
