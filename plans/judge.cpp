@@ -74,15 +74,10 @@ std::string parse_suggest_rule(const std::string &text, SuggestRule &rule) {
       if (cond[op] != '>') return "'" + cond + "': calls takes > or >=";
       rule.calls_above = v, rule.calls_inclusive = le, have_calls = true;
     } else if (key == "budget") {
-      // Percent of the run; a trailing % is allowed.
+      // Percent of the run (the trailing % is allowed above).
       if (cond[op] != '<') return "'" + cond + "': budget takes < or <=";
-      std::string pct = num;
-      if (!pct.empty() && pct.back() == '%') pct.pop_back();
-      char *pend = nullptr;
-      const double b = std::strtod(pct.c_str(), &pend);
-      if (pct.empty() || *pend != '\0' || !(b > 0) || b > 100)
-        return "'" + cond + "': budget takes a percentage above 0, at most 100";
-      rule.budget = b / 100, have_budget = true;
+      if (!(v > 0) || v > 100) return "'" + cond + "': budget takes a percentage above 0, at most 100";
+      rule.budget = v / 100, have_budget = true;
     } else if (key == "usec" || key == "usecs/call" || key == "usec/call") {
       if (cond[op] != '<') return "'" + cond + "': usec takes < or <=";
       rule.usec_below = v, rule.usec_inclusive = le, have_usec = true;
@@ -141,7 +136,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
       if (mt >= 0 && p.cnodes[c].parent < 0) total += time_incl[c * nloc + l];
     }
   }
-  double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0, count_ns = kCountPairNs, count_timed = 0;
+  double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0, count_timed = 0;
   run.pair_from = "default (no hcc.pair_cost_ns in the profile)";
   for (const auto &kv : p.attrs) {
     if (kv.first == "hcc.pair_cost_ns" && std::atof(kv.second.c_str()) > 0) {
@@ -150,11 +145,10 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     }
     if (kv.first == "hcc.pair_inside_ns" && std::atof(kv.second.c_str()) >= 0) inside_ns = std::atof(kv.second.c_str());
     if (kv.first == "hcc.process_cpu_s") cpu_s = std::atof(kv.second.c_str());
-    // Never below kCountPairNs (judge.hpp says why).
-    if (kv.first == "hcc.count_pair_ns" && std::atof(kv.second.c_str()) > kCountPairNs)
-      count_ns = std::atof(kv.second.c_str());
     if (kv.first == "hcc.count_pair_ns" && std::atof(kv.second.c_str()) > 0) count_timed = std::atof(kv.second.c_str());
   }
+  // Never below kCountPairNs (judge.hpp says why).
+  const double count_ns = std::max(count_timed, kCountPairNs);
   // Measured times are wall-clock: on a busy machine they include the time
   // threads waited for a CPU, which would make every small function look
   // like work. Scaled by the process's CPU time over the measured time when
@@ -320,8 +314,7 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
     bool calls_ok = rule.calls_inclusive ? v.calls >= rule.calls_above : v.calls > rule.calls_above;
     bool usec_ok = rule.usec_inclusive ? v.usec_per_call <= rule.usec_below : v.usec_per_call < rule.usec_below;
     if (!calls_ok || !usec_ok) {
-      kept_pairs_s += m.pair_total_ns * 1e-9;  // not a candidate: stays timed, unless the budget counts it
-      unmatched.push_back(v);
+      unmatched.push_back(v);  // not a candidate: stays timed, unless the budget counts it
       continue;
     }
     v.rule_matched = true;
@@ -334,8 +327,8 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
       j.picks.push_back(v);
     }
   }
-  for (const Verdict &v : j.work) kept_pairs_s += v.calls * v.pair_ns * 1e-9;
-  for (const Verdict &v : j.trunk) kept_pairs_s += v.calls * v.pair_ns * 1e-9;
+  for (const auto *list : {&unmatched, &j.work, &j.trunk})
+    for (const Verdict &v : *list) kept_pairs_s += v.calls * v.pair_ns * 1e-9;
   apply_budget(j, rule.budget, kept_pairs_s, j.total_cpu - all_pairs_s, std::move(unmatched));
   auto by_saving = [](const Verdict &a, const Verdict &b) {
     return a.saving_s != b.saving_s ? a.saving_s > b.saving_s : a.name < b.name;

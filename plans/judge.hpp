@@ -24,9 +24,9 @@ struct SuggestRule {
   bool calls_inclusive = false;
   double usec_below = 2;         // inclusive µs per call < X (<= when usec_inclusive)
   bool usec_inclusive = false;
-  // The measurement budget (judge_regions): the kept regions' pairs may cost
-  // at most this share of the run's own time, else the rule's candidates
-  // that are work are counted instead of timed. `budget<P` in the rule text,
+  // The measurement budget (judge_regions): the pairs of the regions kept
+  // timed may cost at most this share of the run's own time, else regions
+  // are counted instead of timed (or left out). `budget<P` in the rule text,
   // P in percent; 100 turns it off.
   double budget = kDefaultBudget;
 };
@@ -113,7 +113,7 @@ struct RunCost {
 
 struct Judgement {
   std::vector<Verdict> picks;    // left out, by saving
-  std::vector<Verdict> counted;  // work, counted to keep within the budget (saving: their pairs' clock part)
+  std::vector<Verdict> counted;  // counted to keep within the budget (saving: their pairs' clock part)
   std::vector<Verdict> over;     // left out to keep within the budget: recursive, or counting was not enough
   std::vector<Verdict> work;     // kept: their own work is above the line (or within the margin)
   std::vector<Verdict> trunk;    // kept: they hold the call-path trunk (kTrunkShare)
