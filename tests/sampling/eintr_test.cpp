@@ -88,7 +88,7 @@ TEST_F(Eintr, WithoutSignalsNoCallFails) {
   for (const auto &[kind, n] : c) EXPECT_EQ(n.eintr, 0) << kind;
 }
 
-// The control: a real-time timer every 200 us fires while the thread blocks,
+// The control: a real-time timer every 100-300 us fires while the thread blocks,
 // so the program must count EINTR for every interruptible kind; the others
 // are restarted by SA_RESTART (read, waitpid) or retried by the library.
 TEST_F(Eintr, ARealTimeTimerInterruptsTheCallsSaRestartDoesNotRestart) {
@@ -134,8 +134,10 @@ Samples samples_under(const Profile &p, const std::string &kind) {
 }
 
 // Without samples under a kind's loop the run would say nothing about it.
-// Each loop burns 300 x ~0.2 ms of CPU in user space (and some in the
-// kernel): at HZ 100-1000 an unpreempted thread takes 6-60 samples there.
+// Each loop burns 300 x ~0.4 ms of CPU in user space (and some in the
+// kernel): at HZ 100-1000 an unpreempted thread takes 12-120 samples there
+// (25-50 at HZ 250 here; with 0.1-0.2 ms per call, 2-16: a loop that runs a
+// quarter of its time can lock onto the tick's phase).
 TEST_F(Eintr, SamplesAreTakenWhileEveryCallKindRuns) {
   ASSERT_EQ(sampled_->status, 0) << sampled_->err;
   ASSERT_TRUE(prof_);

@@ -7,9 +7,9 @@
 // counts the calls that failed with EINTR. Prints one line per kind:
 //   <kind> calls <n> eintr <e>
 // With `--control-timer` the program first arms its own CLOCK_MONOTONIC timer
-// (every 200 us of wall time, a no-op SA_RESTART handler): a real-time timer
-// does fire while a thread is blocked, so it shows which calls the harness
-// sees fail with EINTR and which SA_RESTART restarts.
+// (every 100-300 us of wall time, an SA_RESTART handler that only re-arms
+// it): a real-time timer does fire while a thread is blocked, so it shows
+// which calls the harness sees fail with EINTR and which SA_RESTART restarts.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -32,7 +32,7 @@
 // No anonymous namespace: the profile names the loops loop_poll and so on.
 
 constexpr int CALLS = 300;
-constexpr long SPIN = 120000;     // about 0.1-0.2 ms of CPU per call
+constexpr long SPIN = 300000;     // about 0.3-0.5 ms of CPU per call
 constexpr int POLL_ENTRIES = 1000;  // one never-ready fd, repeated: the kernel scans them all before it sleeps
 constexpr int SELECT_PIPES = 120;
 constexpr int FORKS = 100;  // a fork costs milliseconds
@@ -259,7 +259,9 @@ __attribute__((noinline)) void loop_waitpid() {
       _exit(7);
     }
     check(child > 0, "fork");
-    spin();
+    // As much CPU work as each other loop's 300 calls, so that its samples
+    // are as many (with one spin per fork this loop took 2-13 samples).
+    for (int k = 0; k < CALLS / FORKS; ++k) spin();
     int status = 0;
     pid_t r;
     while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR) ++e;  // retried, but counted
@@ -289,12 +291,31 @@ __attribute__((noinline)) void loop_ppoll_after_blocked_work() {
   report("ppoll_after_blocked_work", e);
 }
 
-void ignore(int) {}
+// The control timer fires after 100-300 us of wall time (mean 200), drawn
+// afresh at each expiry: with a fixed period, a loop whose iterations last
+// nearly a multiple of it locks onto its phase and the ticks keep landing in
+// the spin, not in the call (measured: 1-21 EINTR of 300 nanosleeps with a
+// fixed 200 us). The handler re-arms it; timer_settime is async-signal-safe.
+timer_t control_timer;
+unsigned control_seed = 12345;
+
+void arm_control_once() {
+  control_seed = control_seed * 1103515245u + 12345u;  // any spread will do
+  const long us = 100 + long((control_seed >> 16) % 201);
+  itimerspec once{{0, 0}, {0, us * 1000}};
+  timer_settime(control_timer, 0, &once, nullptr);
+}
+
+void rearm(int) {
+  const int saved = errno;
+  arm_control_once();
+  errno = saved;
+}
 
 void arm_control_timer() {
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
-  sa.sa_handler = ignore;
+  sa.sa_handler = rearm;
   sa.sa_flags = SA_RESTART;
   sigaction(SIGALRM, &sa, nullptr);
   sigevent ev;
@@ -302,10 +323,8 @@ void arm_control_timer() {
   ev.sigev_notify = SIGEV_THREAD_ID;
   ev.sigev_signo = SIGALRM;
   ev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));  // this (the main) thread
-  timer_t t;
-  check(timer_create(CLOCK_MONOTONIC, &ev, &t) == 0, "timer_create");
-  itimerspec every{{0, 200000}, {0, 200000}};
-  check(timer_settime(t, 0, &every, nullptr) == 0, "timer_settime");
+  check(timer_create(CLOCK_MONOTONIC, &ev, &control_timer) == 0, "timer_create");
+  arm_control_once();
 }
 
 int main(int argc, char **argv) {
