@@ -1,4 +1,5 @@
 #include "function_guards.h"
+#include "signal_handlers.h"
 
 #include "call_free.h"
 #include "function_size.h"
@@ -50,7 +51,8 @@ class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
       : ctx_(ctx),
         policy_(namingPolicy(ctx.lang)),
         mangler_(ctx.ast.createMangleContext()),
-        size_(ctx.ast, ctx.min_size) {}
+        size_(ctx.ast, ctx.min_size),
+        handlers_(findSignalHandlers(ctx.ast)) {}
 
   // Templates are rewritten once, in the text of the pattern; the compiler
   // stamps out one guard per instantiation from it.
@@ -161,6 +163,7 @@ class GuardFinder : public RecursiveASTVisitor<GuardFinder> {
   PrintingPolicy policy_;
   std::unique_ptr<MangleContext> mangler_;
   SizeRule size_;
+  SignalHandlers handlers_;  // left as written whatever the policy (signal_handlers.h)
   unsigned constant_depth_ = 0;
   std::map<unsigned, Guard> guards_;  // by file offset of the insertion: dedupes too
   std::map<unsigned, Loop> loops_;    // by file offset of the loop's first character
@@ -205,6 +208,7 @@ std::optional<std::string> GuardFinder::reasonToSkip(const FunctionDecl *fd) con
   if (fd->isConstexpr()) return "constexpr";
   if (fd->hasAttr<NakedAttr>()) return "naked function";
   if (fd->hasAttr<NoInstrumentFunctionAttr>()) return "no_instrument_function";
+  if (auto h = handlers_.find(fd->getCanonicalDecl()); h != handlers_.end()) return h->second;
   if (const IdentifierInfo *id = fd->getIdentifier()) {
     // The runtime's own functions must not measure themselves.
     if (id->getName().starts_with("hcc_") || id->getName().starts_with("__hcc_"))
@@ -334,6 +338,8 @@ bool GuardFinder::VisitLambdaExpr(LambdaExpr *lambda) {
     why = "naked function";
   else if (op->hasAttr<NoInstrumentFunctionAttr>())
     why = "no_instrument_function";
+  else if (auto h = handlers_.find(op->getCanonicalDecl()); h != handlers_.end())
+    why = h->second;
   if (why) {
     ctx_.leftAlone(lambda->getBeginLoc(), name, *why);
     return true;

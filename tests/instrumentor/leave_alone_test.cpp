@@ -9,6 +9,49 @@
 namespace hcc::test {
 namespace {
 
+// A guard in a signal handler can deadlock (the runtime may calloc a node
+// while the handler interrupted malloc) or corrupt the shadow stack, so a
+// function installed as a handler, and what it calls, stays as written:
+// through signal(), an sa_handler / sa_sigaction assignment, a struct
+// sigaction initializer, or a captureless lambda. The rest is guarded.
+TEST(LeaveAlone, SignalHandlersAndWhatTheyCall) {
+  const char *in = R"cc(#include <signal.h>
+#include <string.h>
+static volatile int hits;
+static void count_hit() { hits = hits + 1; }
+static void on_alarm(int) { count_hit(); }
+static void on_usr1(int, siginfo_t *, void *) { hits = 0; }
+static void on_usr2(int) {}
+static void on_term(int) {}
+int work(int n) { count_hit(); return n + 1; }
+int install() {
+  signal(SIGALRM, on_alarm);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = &on_usr1;
+  sigaction(SIGUSR1, &sa, 0);
+  struct sigaction sb = {};
+  sb.sa_handler = [](int) { hits = 2; };
+  sigaction(SIGHUP, &sb, 0);
+  sigset(SIGUSR2, on_usr2);
+  signal(SIGTERM, (void (*)(int))on_term);
+  return work(1);
+}
+)cc";
+  rewriter::Result r = rewrite(in, "t.cpp");
+  ASSERT_TRUE(r.ok);
+  for (const char *m : {"hcc: t.cpp:5: leaving 'on_alarm' alone: signal handler (installed at t.cpp:11)",
+                        "hcc: t.cpp:4: leaving 'count_hit' alone: called from the signal handler 'on_alarm'",
+                        "hcc: t.cpp:6: leaving 'on_usr1' alone: signal handler (installed at t.cpp:14)",
+                        "hcc: t.cpp:7: leaving 'on_usr2' alone: signal handler (installed at t.cpp:19)",
+                        "hcc: t.cpp:8: leaving 'on_term' alone: signal handler (installed at t.cpp:20)",
+                        "hcc: t.cpp:17: leaving 'lambda at t.cpp:17' alone: signal handler (installed at t.cpp:17)"})
+    EXPECT_TRUE(hasMessage(r, m)) << m;
+  EXPECT_NE(r.output.find("{\"work(int)\""), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("{\"install()\""), std::string::npos) << r.output;
+  EXPECT_EQ(r.guards, 2u) << r.output;
+}
+
 TEST(LeaveAlone, ConstexprFunctionKeepsItsBody) {
   // A static local is not allowed in a constexpr function (before C++23).
   const char *in = R"cc(constexpr int sq(int x) { return x * x; }
