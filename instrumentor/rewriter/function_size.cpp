@@ -9,7 +9,10 @@
 #include <clang/AST/StmtOpenMP.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
+#include <vector>
 
 namespace hcc::rewriter {
 
@@ -54,6 +57,117 @@ std::string pragmaIn(const SourceManager &sm, const Stmt *body) {
   return "";
 }
 
+// The range of values an integer expression can take, from constants and
+// the variables of enclosing bounded loops (their ranges); nullopt when it
+// depends on anything else.
+struct Range {
+  int64_t lo, hi;
+};
+using LoopVars = std::vector<std::pair<const VarDecl *, Range>>;
+
+std::optional<Range> rangeOf(const Expr *e, const ASTContext &ast, const LoopVars &vars) {
+  if (!e || e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
+  e = e->IgnoreParenImpCasts();
+  Expr::EvalResult r;
+  if (e->EvaluateAsInt(r, ast)) {
+    const llvm::APSInt &v = r.Val.getInt();
+    if (v.getSignificantBits() > 40) return std::nullopt;
+    return Range{v.getExtValue(), v.getExtValue()};
+  }
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+    for (const auto &[var, range] : vars)
+      if (var == ref->getDecl()) return range;
+    return std::nullopt;
+  }
+  if (const auto *b = dyn_cast<BinaryOperator>(e)) {
+    auto l = rangeOf(b->getLHS(), ast, vars), r2 = rangeOf(b->getRHS(), ast, vars);
+    if (!l || !r2) return std::nullopt;
+    switch (b->getOpcode()) {
+      case BO_Add: return Range{l->lo + r2->lo, l->hi + r2->hi};
+      case BO_Sub: return Range{l->lo - r2->hi, l->hi - r2->lo};
+      default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+// The variable `e` names (implicit casts and parentheses aside), or null.
+const VarDecl *varOf(const Expr *e) {
+  if (!e) return nullptr;
+  const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+}
+
+// Whether `s` only reads `v`: every mention of it is a load (an lvalue-to-
+// rvalue conversion), so no assignment, increment, address or reference.
+bool onlyReads(const Stmt *s, const VarDecl *v) {
+  if (!s) return true;
+  if (const auto *cast = dyn_cast<ImplicitCastExpr>(s);
+      cast && cast->getCastKind() == CK_LValueToRValue && varOf(cast->getSubExpr()) == v)
+    return true;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == v) return false;
+  for (const Stmt *child : s->children())
+    if (!onlyReads(child, v)) return false;
+  return true;
+}
+
+// A counted loop: `for (int v = A; v < B; ++v)` (also <=, and downwards
+// with > / >= and --, a constant step with += / -=), A and B constants or
+// sums of enclosing such loops' variables and constants, v only read in
+// the body. Its iterations are at most `trips`, v stays in `range`: compilers
+// unroll such loops completely when they are small (a 5x5 block product),
+// so the function's work per call is bounded as a straight-line one's is.
+struct CountedLoop {
+  const VarDecl *var = nullptr;
+  Range range{0, 0};
+  uint64_t trips = 0;
+};
+
+std::optional<CountedLoop> countedLoop(const ForStmt *f, const ASTContext &ast, const LoopVars &vars) {
+  const VarDecl *v = nullptr;
+  const Expr *init = nullptr;
+  if (const auto *ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && ds->isSingleDecl()) {
+    v = dyn_cast<VarDecl>(ds->getSingleDecl());
+    if (v) init = v->getInit();
+  } else if (const auto *as = dyn_cast_or_null<BinaryOperator>(f->getInit()); as && as->getOpcode() == BO_Assign) {
+    v = varOf(as->getLHS());
+    init = as->getRHS();
+  }
+  if (!v || !init || !v->getType()->isIntegerType() || !v->hasLocalStorage()) return std::nullopt;
+  const auto *cond = dyn_cast_or_null<BinaryOperator>(f->getCond());
+  if (!cond || varOf(cond->getLHS()) != v) return std::nullopt;
+  int64_t step = 0;
+  const Expr *inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (const auto *u = dyn_cast_or_null<UnaryOperator>(inc); u && varOf(u->getSubExpr()) == v)
+    step = u->isIncrementOp() ? 1 : u->isDecrementOp() ? -1 : 0;
+  else if (const auto *c = dyn_cast_or_null<CompoundAssignOperator>(inc); c && varOf(c->getLHS()) == v) {
+    Expr::EvalResult r;
+    if (c->getRHS()->EvaluateAsInt(r, ast) && r.Val.getInt().getSignificantBits() <= 32) {
+      const int64_t k = r.Val.getInt().getExtValue();
+      step = c->getOpcode() == BO_AddAssign ? k : c->getOpcode() == BO_SubAssign ? -k : 0;
+    }
+  }
+  const auto from = rangeOf(init, ast, vars), to = rangeOf(cond->getRHS(), ast, vars);
+  if (step == 0 || !from || !to) return std::nullopt;
+  if (!onlyReads(f->getBody(), v) || !onlyReads(f->getCond(), v)) return std::nullopt;
+  const BinaryOperatorKind op = cond->getOpcode();
+  CountedLoop loop{v};
+  int64_t span;  // values v takes, at most
+  if (step > 0 && (op == BO_LT || op == BO_LE)) {
+    loop.range = {from->lo, op == BO_LT ? to->hi - 1 : to->hi};
+    span = loop.range.hi - from->lo + 1;
+  } else if (step < 0 && (op == BO_GT || op == BO_GE)) {
+    loop.range = {op == BO_GT ? to->lo + 1 : to->lo, from->hi};
+    span = from->hi - loop.range.lo + 1;
+  } else {
+    return std::nullopt;  // != could step past its bound; a direction that never ends
+  }
+  if (loop.range.lo > loop.range.hi) loop.range.hi = loop.range.lo;  // runs 0 times (or for the narrow case)
+  const int64_t abs_step = step > 0 ? step : -step;
+  loop.trips = span <= 0 ? 0 : uint64_t((span + abs_step - 1) / abs_step);
+  return loop;
+}
+
 }  // namespace
 
 // One pass over a body: counts statements and operations until something
@@ -62,8 +176,36 @@ std::string pragmaIn(const SourceManager &sm, const Stmt *body) {
 struct SizeRule::Walk {
   explicit Walk(SizeRule &r) : rule(r) {}
   SizeRule &rule;
-  unsigned statements = 0, operations = 0;
+  // Weighted by `mult`, the iterations of the counted loops around them.
+  uint64_t statements = 0, operations = 0;
+  uint64_t callee_work = 0;  // what the bounded functions it calls do per call, weighted too
+  uint64_t mult = 1;
+  uint64_t most_trips = 0;  // the largest product of iterations of a loop nest here or below
+  bool loops = false;       // a counted loop here or in a bounded function it calls
+  LoopVars vars;            // the counted loops around the statement being walked
   std::string keep, unknown;
+
+  static uint64_t times(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+  static uint64_t plus(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+  void count(uint64_t &what) { what = plus(what, mult); }
+
+  // A counted loop: its parts once per iteration (the condition once more).
+  bool countedFor(const ForStmt *f) {
+    std::optional<CountedLoop> loop = countedLoop(f, rule.ast_, vars);
+    if (!loop) return false;
+    loops = true;
+    stmt(f->getInit());
+    const uint64_t outer = mult;
+    mult = times(mult, loop->trips);
+    if (mult > most_trips) most_trips = mult;
+    vars.push_back({loop->var, loop->range});
+    stmt(f->getBody());
+    stmt(f->getInc());
+    stmt(f->getCond());
+    vars.pop_back();
+    mult = outer;
+    return true;
+  }
 
   void unknownCost(std::string why) {
     if (unknown.empty()) unknown = std::move(why);
@@ -87,12 +229,22 @@ struct SizeRule::Walk {
       }
     }
     CallVerdict v = rule.callWorth(callee);
-    if (v.worth == CallWorth::Keeps) keep = std::move(v.why);
-    else if (v.worth == CallWorth::Unknown) unknownCost(std::move(v.why));
+    if (v.worth == CallWorth::Keeps) {
+      keep = std::move(v.why);
+    } else if (v.worth == CallWorth::Unknown) {
+      unknownCost(std::move(v.why));
+    } else {
+      callee_work = plus(callee_work, times(mult, v.work));
+      if (v.loops) {
+        loops = true;
+        most_trips = std::max(most_trips, times(mult, v.trips));
+      }
+    }
   }
 
   void stmt(const Stmt *s) {
     if (!s || !keep.empty()) return;
+    if (const auto *f = dyn_cast<ForStmt>(s); f && countedFor(f)) return;
     if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s)) {
       keep = "has a loop";
       return;
@@ -110,17 +262,17 @@ struct SizeRule::Walk {
       return;
     }
     if (isa<LambdaExpr>(s)) {  // its body is a function of its own
-      ++operations;
+      count(operations);
       return;
     }
     if (const auto *block = dyn_cast<CompoundStmt>(s)) {
       for (const Stmt *child : block->body())
-        if (!isa<NullStmt>(child)) ++statements;
+        if (!isa<NullStmt>(child)) count(statements);
     } else if (const auto *branch = dyn_cast<IfStmt>(s)) {
       for (const Stmt *part : {branch->getThen(), branch->getElse()})
-        if (part && !isa<CompoundStmt>(part) && !isa<NullStmt>(part)) ++statements;
+        if (part && !isa<CompoundStmt>(part) && !isa<NullStmt>(part)) count(statements);
     } else if (const auto *c = dyn_cast<CallExpr>(s)) {
-      ++operations;
+      count(operations);
       if (const FunctionDecl *callee = c->getDirectCallee()) {
         call(callee);
       } else if (const Expr *e = c->getCallee()) {
@@ -141,13 +293,13 @@ struct SizeRule::Walk {
     } else if (const auto *ctor = dyn_cast<CXXConstructExpr>(s)) {
       const CXXConstructorDecl *cd = ctor->getConstructor();
       if (cd && !ctor->isElidable() && !cd->isTrivial() && !cd->isImplicit() && !cd->isDefaulted()) {
-        ++operations;
+        count(operations);
         call(cd);
       }
     } else if (isa<UnaryOperator>(s) || isa<BinaryOperator>(s) || isa<AbstractConditionalOperator>(s) ||
                isa<ArraySubscriptExpr>(s) || isa<CXXNewExpr>(s) || isa<CXXDeleteExpr>(s) ||
                isa<CXXThrowExpr>(s)) {
-      ++operations;
+      count(operations);
     }
     for (const Stmt *child : s->children()) stmt(child);
   }
@@ -182,7 +334,7 @@ SizeRule::CallVerdict SizeRule::callWorth(const FunctionDecl *callee) {
   if (v.keep) return {CallWorth::Keeps, "calls '" + name + "', which is kept (" + v.reason + ")"};
   // Left out, but not bounded: what it calls is the caller's unknown too.
   if (!v.unknown_call.empty()) return {CallWorth::Unknown, "calls '" + name + "', which " + v.unknown_call};
-  return {};  // a straight-line leaf
+  return {CallWorth::Bounded, "", v.work, v.loops, v.trips};  // a straight-line or counted-loop leaf
 }
 
 SizeVerdict SizeRule::judge(const FunctionDecl *fd) {
@@ -213,10 +365,29 @@ SizeVerdict SizeRule::judgeBody(const FunctionDecl *fd, const Stmt *body) {
       if (init->isWritten()) walk.stmt(init->getInit());
   walk.stmt(body);
   if (!walk.keep.empty()) return {true, walk.keep, ""};
-  unsigned size = walk.statements + walk.operations;
+  // A counted loop with a call of unknown cost in the function: kept, as
+  // any loop was before (the size rule below is for loop-free code).
+  if (walk.loops && !walk.unknown.empty()) return {true, "has a loop", ""};
+  const uint64_t size = Walk::plus(walk.statements, walk.operations);
   const std::string sz = std::to_string(size);
-  if (walk.unknown.empty())
-    return {false, "straight-line leaf: no loop, no call worth measuring (size " + sz + ")", ""};
+  if (walk.loops) {
+    const uint64_t work = Walk::plus(size, walk.callee_work);
+    const std::string w = std::to_string(work), most = std::to_string(kMaxBoundedWork),
+                      trips = std::to_string(walk.most_trips);
+    if (work > kMaxBoundedWork)
+      return {true, "has counted loops (" + trips + " iterations), work " + w + " > " + most + " per call", ""};
+    SizeVerdict v{false, "bounded leaf: counted loops only (" + trips + " iterations), no call worth measuring (work " +
+                             w + " <= " + most + " per call)", ""};
+    v.work = work;
+    v.loops = true;
+    v.trips = walk.most_trips;
+    return v;
+  }
+  if (walk.unknown.empty()) {
+    SizeVerdict v{false, "straight-line leaf: no loop, no call worth measuring (size " + sz + ")", ""};
+    v.work = Walk::plus(size, walk.callee_work);
+    return v;
+  }
   std::string counts = " (" + plural(walk.statements, "statement", "statements") + ", " +
                        plural(walk.operations, "operation", "operations") + ")";
   const std::string min = std::to_string(min_size_);

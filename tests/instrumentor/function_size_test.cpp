@@ -188,14 +188,14 @@ void marked() {
 void api() { hcc_region_begin("y"); hcc_region_end("y"); }
 int guarded_call(int x) try { return x; } catch (...) { return 0; }
 int spin(int n) { again: if (n-- > 0) goto again; return n; }
-void each(int *a) { for (int i = 0; i < 2; ++i) a[i] = 0; }
-void wraps(int *a) { each(a); }
+void each(int *a, int n) { for (int i = 0; i < n; ++i) a[i] = 0; }
+void wraps(int *a) { each(a, 2); }
 )cc";
   Outcome o = instrument(in, rewriter::FunctionPolicy::Auto, {"-fopenmp"});
   EXPECT_TRUE(o.left_out.empty()) << *o.left_out.begin();
   for (const char *name : {"fact(int)", "pong(int)", "ping(int)", "sync()", "omp_one(double *)", "marked()",
                            "api()", "guarded_call(int)", "spin(int)",
-                           "each(int *)", "wraps(int *)"})
+                           "each(int *, int)", "wraps(int *)"})
     EXPECT_TRUE(o.guarded.count(name)) << name << "\n" << o.result.output;
 }
 
@@ -227,9 +227,58 @@ TEST(FunctionsAuto, AStraightLineLeafIsLeftOutWhateverItsSize) {
 }
 
 TEST(FunctionsAuto, TheSameLeafWithALoopIsKept) {
-  Outcome o = instrument(straightLine("poly", 20, "  for (int i = 0; i < 2; ++i) s += i;\n"));
+  Outcome o = instrument(straightLine("poly", 20, "  for (int i = 0; i < int(x); ++i) s += i;\n"));
   EXPECT_EQ(o.guarded, (std::set<std::string>{"poly(double, double)"}));
   EXPECT_TRUE(o.left_out.empty());
+}
+
+// A loop counted by constants (NPB-style 5x5 blocks) runs a known number of
+// times: the function's work per call is bounded as a straight-line one's
+// is, by its statements and operations times the iterations around them
+// (its bounded callees' work added). Left out up to kMaxBoundedWork (5000).
+TEST(FunctionsAuto, ALeafWhoseLoopsAreCountedIsLeftOutWhileItsWorkIsSmall) {
+  Outcome o = instrument(std::string("void extern_sort(void *);\n") + R"cc(#define NC 5
+void matmul_sub(const double a[NC][NC], const double b[NC][NC], double c[NC][NC]) {
+  for (int i = 0; i < NC; ++i)
+    for (int j = 0; j < NC; ++j)
+      c[i][j] -= a[i][0] * b[0][j] + a[i][1] * b[1][j];
+}
+void upper(double a[NC][NC]) {
+  for (int p = 0; p < NC; ++p)
+    for (int j = p + 1; j < NC; ++j) a[p][j] = 0;
+}
+void down(double *a) { for (int k = 7; k >= 0; k -= 2) a[k] = 1; }
+void both(double a[NC][NC], double c[NC][NC]) { matmul_sub(a, a, c); upper(c); }
+void big(double a[100][100]) {
+  for (int i = 0; i < 100; ++i)
+    for (int j = 0; j < 100; ++j) a[i][j] = a[j][i] * 2;
+}
+void inside(double a[100][100]) { for (int r = 0; r < 3; ++r) big(a); }
+void skips(double *a) { for (int i = 0; i < 8; ++i) { a[i] = 0; i += a[i] > 1; } }
+void pointer(double *a) { for (int i = 0; i < 8; ++i) { int *q = &i; a[*q] = 0; } }
+void unbounded(double *a, int n) { for (int i = 0; i < 4; ++i) for (int j = i; j < n; ++j) a[j] = i; }
+void endless(double *a) { for (int i = 0; i != 7; i += 2) a[i & 7] = 0; }
+void qsorts(void *a) { for (int i = 0; i < 2; ++i) extern_sort(a); }
+)cc");
+  EXPECT_EQ(o.left_out, (std::set<std::string>{"matmul_sub", "upper", "down", "both"})) << o.result.output;
+  EXPECT_EQ(o.guarded, (std::set<std::string>{"big(double (*)[100])", "inside(double (*)[100])", "skips(double *)",
+                                              "pointer(double *)", "unbounded(double *, int)", "endless(double *)",
+                                              "qsorts(void *)"}))
+      << o.result.output;
+  // The body's 14 operations (-=, 2 *, +, 10 subscripts) 25 times, each loop's
+  // test and increment once per iteration of what is around them (5 x 2 +
+  // 25 x 2), and the one statement of the function's block: 411.
+  EXPECT_TRUE(hasMessage(o.result, "leaving 'matmul_sub' alone: --hcc-functions=auto: bounded leaf: counted loops "
+                                   "only (25 iterations), no call worth measuring (work 411 <= 5000 per call)"));
+  // The inner loop of the triangle starts at p + 1 >= 1: at most 4 values of j for each p.
+  EXPECT_TRUE(hasMessage(o.result, "leaving 'upper' alone: --hcc-functions=auto: bounded leaf: counted loops only "
+                                   "(20 iterations)"));
+  // 7, 5, 3, 1: 4 iterations.
+  EXPECT_TRUE(hasMessage(o.result, "leaving 'down' alone: --hcc-functions=auto: bounded leaf: counted loops only "
+                                   "(4 iterations)"));
+  // Its callees' loops are its own.
+  EXPECT_TRUE(hasMessage(o.result, "leaving 'both' alone: --hcc-functions=auto: bounded leaf: counted loops only "
+                                   "(25 iterations)"));
 }
 
 // A function with no loop whose calls all go to straight-line leaves is

@@ -25,8 +25,8 @@ grep -q "hcc: warning" make.log && { cat make.log; fail "hcc warned"; }
 grep -q "^#define BUILT_WITH \"$BIN/hcc-g++\"$" proj/compiler_info.h || { cat proj/compiler_info.h; fail "which \$(CXX)"; }
 OMP_NUM_THREADS=2 run_profiled "$PWD/lookup-prof" lookup.reference proj/lookup
 # Really OpenMP-instrumented: the parallel loop is a region, once per thread.
-expect_visits lookup-prof '^main$=1' '^fill$=1' '^lookup$=1000' '^!\$omp parallel @.*lookup.c:27$=2' \
-  '^!\$omp for @.*lookup.c:27$=2'
+expect_visits lookup-prof '^main$=1' '^fill$=1' '^lookup$=1000' '^!\$omp parallel @.*lookup.c:30$=2' \
+  '^!\$omp for @.*lookup.c:30$=2'
 run_profiled "$PWD/report-prof" report.reference proj/report
 expect_visits report-prof '^main$=1' '^checksum=1'
 
@@ -43,7 +43,7 @@ if [ -n "${IT_OMP_CLANG:-}" ]; then
     || { cat clang.log; fail "make CC=hcc-$omp_clang"; }
   grep -q "hcc-$omp_clang .*-fopenmp" clang.log || { cat clang.log; fail "no -fopenmp for hcc-$omp_clang"; }
   OMP_NUM_THREADS=2 run_profiled "$PWD/clang-prof" lookup.reference proj/lookup
-  expect_visits clang-prof '^lookup$=1000' '^!\$omp parallel @.*lookup.c:27$=2'
+  expect_visits clang-prof '^lookup$=1000' '^!\$omp parallel @.*lookup.c:30$=2'
 else
   echo "no clang builds OpenMP programs here: the OpenMP build with clang is left out"
 fi
