@@ -13,7 +13,9 @@
 //
 // A function is KEPT, whatever its size, when any of these holds, in order:
 //   - it is `main`;
-//   - its body has a loop (for, while, do, range-for) or a goto;
+//   - its body has a loop (for, while, do, range-for) or a goto; a `for`
+//     loop counted by constants is not such a loop when the function makes
+//     no call of unknown cost: see kMaxBoundedWork below;
 //   - it has try/catch (or is a function-try-block);
 //   - it has an OpenMP directive, calls an MPI function (MPI_*, PMPI_*), or
 //     opens/closes a user region (hcc_region_* calls, `#pragma hcc region`,
@@ -30,6 +32,8 @@
 // Otherwise it is a straight-line leaf (its calls, if any, go to left-out
 // straight-line leaves, inline library code, or noreturn/cold functions):
 // left out. A function whose only calls are to straight-line leaves is one.
+// With counted loops in it (or in a bounded function it calls) it is a
+// bounded leaf: left out while its work is at most kMaxBoundedWork.
 //
 // Size = statements + operations. Statements: each statement of a block
 // (declarations included) and each unbraced if/else branch. Operations:
