@@ -233,6 +233,14 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
   if (base_s <= 0) return;
   j.overhead_before = j.overhead_after = kept_pairs_s / base_s;
   if (budget >= 1 || j.overhead_before <= budget) return;  // 100 %: the budget is off
+  // Kernels (kKernelPairs) stay timed and their pairs are not the budget's
+  // to spend: what it may change must fit in the budget on its own.
+  double kernel_pairs_s = 0;
+  for (auto *list : {&j.work, &j.trunk, &order})
+    for (const Verdict &v : *list)
+      if (v.own_ns >= kKernelPairs * v.pair_ns) kernel_pairs_s += v.calls * v.pair_ns * 1e-9;
+  j.kernels_over = kernel_pairs_s > 0;
+  if (kept_pairs_s - kernel_pairs_s <= budget * base_s) return;
   for (auto *list : {&j.work, &j.trunk}) {
     order.insert(order.end(), list->begin(), list->end());
     list->clear();
@@ -241,11 +249,13 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
     if (a.trunk != b.trunk) return !a.trunk;
     return a.own_ns != b.own_ns ? a.own_ns < b.own_ns : a.name < b.name;
   });
-  auto within = [&] { return kept_pairs_s <= budget * base_s; };
+  auto within = [&] { return kept_pairs_s - kernel_pairs_s <= budget * base_s; };
   std::vector<Verdict> stay;
   for (Verdict &v : order) {
     if (within() || (v.recursive && v.trunk)) {
       stay.push_back(v);
+    } else if (v.own_ns >= kKernelPairs * v.pair_ns) {
+      stay.push_back(v);  // a kernel: timed, whatever the budget says
     } else if (v.recursive) {
       v.saving_s = v.calls * v.pair_ns * 1e-9;  // its own work stays: it is work
       kept_pairs_s -= v.saving_s;
@@ -273,7 +283,7 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
   // room) are timed again, most own work first.
   for (size_t i = j.counted.size(); i-- > 0;) {
     const double back = j.counted[i].saving_s;
-    if ((kept_pairs_s + back) > budget * base_s) continue;
+    if (kept_pairs_s + back - kernel_pairs_s > budget * base_s) continue;
     kept_pairs_s += back;
     j.counted[i].saving_s = 0;
     stay.push_back(j.counted[i]);
@@ -376,6 +386,9 @@ std::string cost_lines(const Judgement &j, double budget, bool name_runs) {
   else
     out += "# budget: the regions kept timed cost " + fmt("%.1f", 100 * j.overhead_after) + "% of the run (budget " +
            fmt("%g", 100 * budget) + "%)\n";
+  if (j.kernels_over)
+    out += "# over the budget, kept timed: regions whose own work per visit is at least " + fmt("%g", kKernelPairs) +
+           " pairs (kernels: their pair is under a tenth of their time)\n";
   out += "# " + std::to_string(j.picks.size() + j.over.size()) + " region(s) left out, " + std::to_string(j.counted.size()) +
          " counted; estimated saving (pair + " + fmt("%g", kInlinedShare) +
          " x own work for those left out, the clock's part of the pair for those counted, per visit) " +

@@ -182,6 +182,7 @@ struct SizeRule::Walk {
   uint64_t mult = 1;
   uint64_t most_trips = 0;  // the largest product of iterations of a loop nest here or below
   bool loops = false;       // a counted loop here or in a bounded function it calls
+  bool own_loops = false;   // a counted loop here
   LoopVars vars;            // the counted loops around the statement being walked
   std::string keep, unknown;
 
@@ -193,7 +194,7 @@ struct SizeRule::Walk {
   bool countedFor(const ForStmt *f) {
     std::optional<CountedLoop> loop = countedLoop(f, rule.ast_, vars);
     if (!loop) return false;
-    loops = true;
+    loops = own_loops = true;
     stmt(f->getInit());
     const uint64_t outer = mult;
     mult = times(mult, loop->trips);
@@ -366,11 +367,12 @@ SizeVerdict SizeRule::judgeBody(const FunctionDecl *fd, const Stmt *body) {
   walk.stmt(body);
   if (!walk.keep.empty()) return {true, walk.keep, ""};
   // A counted loop with a call of unknown cost in the function: kept, as
-  // any loop was before (the size rule below is for loop-free code).
-  if (walk.loops && !walk.unknown.empty()) return {true, "has a loop", ""};
+  // any loop is (the size rule below is for loop-free code). A loop-free
+  // one calling a bounded leaf and unknown code is judged by its size.
+  if (walk.own_loops && !walk.unknown.empty()) return {true, "has a loop", ""};
   const uint64_t size = Walk::plus(walk.statements, walk.operations);
   const std::string sz = std::to_string(size);
-  if (walk.loops) {
+  if (walk.loops && walk.unknown.empty()) {
     const uint64_t work = Walk::plus(size, walk.callee_work);
     const std::string w = std::to_string(work), most = std::to_string(kMaxBoundedWork),
                       trips = std::to_string(walk.most_trips);

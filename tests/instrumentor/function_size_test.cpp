@@ -259,8 +259,9 @@ void pointer(double *a) { for (int i = 0; i < 8; ++i) { int *q = &i; a[*q] = 0; 
 void unbounded(double *a, int n) { for (int i = 0; i < 4; ++i) for (int j = i; j < n; ++j) a[j] = i; }
 void endless(double *a) { for (int i = 0; i != 7; i += 2) a[i & 7] = 0; }
 void qsorts(void *a) { for (int i = 0; i < 2; ++i) extern_sort(a); }
+void mixed(void *a, double *d) { down(d); extern_sort(a); }
 )cc");
-  EXPECT_EQ(o.left_out, (std::set<std::string>{"matmul_sub", "upper", "down", "both"})) << o.result.output;
+  EXPECT_EQ(o.left_out, (std::set<std::string>{"matmul_sub", "upper", "down", "both", "mixed"})) << o.result.output;
   EXPECT_EQ(o.guarded, (std::set<std::string>{"big(double (*)[100])", "inside(double (*)[100])", "skips(double *)",
                                               "pointer(double *)", "unbounded(double *, int)", "endless(double *)",
                                               "qsorts(void *)"}))
@@ -276,6 +277,8 @@ void qsorts(void *a) { for (int i = 0; i < 2; ++i) extern_sort(a); }
   // 7, 5, 3, 1: 4 iterations.
   EXPECT_TRUE(hasMessage(o.result, "leaving 'down' alone: --hcc-functions=auto: bounded leaf: counted loops only "
                                    "(4 iterations)"));
+  // No loop of its own and a call of unknown cost: the size decides, as for any loop-free function.
+  EXPECT_TRUE(hasMessage(o.result, "leaving 'mixed' alone: --hcc-functions=auto: too small: size "));
   // Its callees' loops are its own.
   EXPECT_TRUE(hasMessage(o.result, "leaving 'both' alone: --hcc-functions=auto: bounded leaf: counted loops only "
                                    "(25 iterations)"));

@@ -25,7 +25,8 @@ namespace {
 constexpr double kNs = 1e-9;
 enum : size_t { kMain, kWork, kFragile, kDot, kLeafHeavy };
 
-Profile pathtracer_like(double process_cpu_s, const char *pair_ns = "20.00", const char *inside_ns = "10.00") {
+Profile pathtracer_like(double process_cpu_s, const char *pair_ns = "20.00", const char *inside_ns = "10.00",
+                        double leaf_heavy_ns = 19) {
   Profile p;
   p.attrs = {{"program", "app"}, {"hcc.pair_cost_ns", pair_ns}, {"hcc.pair_inside_ns", inside_ns}};
   if (process_cpu_s > 0) p.attrs.push_back({"hcc.process_cpu_s", std::to_string(process_cpu_s)});
@@ -45,7 +46,7 @@ Profile pathtracer_like(double process_cpu_s, const char *pair_ns = "20.00", con
   //   leaf_heavy: 10 + 9 ns (below 0.5 x 20 ns, but not by the margin
   //               of its own pair part: 9 + 2.5 > 10)
   const double visits[] = {1, 1000, 10000, 1000, 10000, 5000};
-  const double per_visit_ns[] = {1e6, 140, 11, 115, 11, 19};
+  const double per_visit_ns[] = {1e6, 140, 11, 115, 11, leaf_heavy_ns};
   for (size_t c = 0; c < p.cnodes.size(); ++c) {
     p.at(0, c, 0) = visits[c] * per_visit_ns[c] * kNs;
     p.at(1, c, 0) = visits[c];
@@ -309,6 +310,28 @@ TEST(SuggestFilterNumbers, OverTheBudgetARecursiveRegionIsLeftOutNotCounted) {
   EXPECT_EQ(tight.excluded, (std::set<std::string>{"rec(int)"})) << tight.text;
   EXPECT_TRUE(tight.counted.empty()) << tight.text;
   EXPECT_TRUE(tight.shows("#   4000         0.060      42.5       0.0001      rec(int) (left out)\n"));
+}
+
+// A region whose own work per visit is at least 10 pairs is a kernel: the
+// budget keeps it timed (its pair is under a tenth of its time) and spends
+// itself on the rest. With leaf_heavy doing 200 ns of its own per visit (210
+// measured, 10 of it its pair's inside part) the regions kept timed cost
+// 7.1 % of the run, 5000 x 20 ns of it leaf_heavy's; without those the rest
+// (work, fragile: 40 us) is within 3 %, so nothing is counted or left out
+// beyond the rule's dot. At 199 ns of own work it is no kernel: counted
+// after fragile (least own work first; work holds the trunk, last), which
+// brings the run to 2.5 %.
+TEST(SuggestFilterNumbers, OverTheBudgetAKernelOfTenPairsOwnWorkStaysTimed) {
+  TempDir d;
+  const Suggestion s = suggest(pathtracer_like(0, "20.00", "10.00", 210), d, "calls>100");
+  EXPECT_EQ(s.excluded, (std::set<std::string>{"dot(int)"})) << s.text;
+  EXPECT_TRUE(s.counted.empty()) << s.text;
+  EXPECT_TRUE(s.shows("# budget: the regions kept timed cost 7.1% of the run (budget 3%)\n"
+                      "# over the budget, kept timed: regions whose own work per visit is at least 10 pairs"));
+  const Suggestion below = suggest(pathtracer_like(0, "20.00", "10.00", 209), d, "calls>100");
+  EXPECT_EQ(below.counted, (std::set<std::string>{"fragile(int)", "leaf_heavy(int)"})) << below.text;
+  EXPECT_TRUE(below.shows("over the 3% budget: 2 counted instead of timed, 0 left out; now 2.5%\n"));
+  EXPECT_EQ(below.text.find("# over the budget, kept timed"), std::string::npos) << below.text;
 }
 
 TEST(SuggestFilterNumbers, ABudgetThatIsNoPercentageIsRefusedNamingIt) {
