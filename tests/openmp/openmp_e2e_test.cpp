@@ -179,9 +179,11 @@ TEST_P(OpenMP, NestedAndOrphanedConstructs) {
   Built b = build_and_run(tc, std::string(HCC_OMP_REWRITE_DIR) + "/nesting.c", "nesting-" + tc.name, 3);
   EXPECT_EQ(b.hcc_out, b.plain_out);
   Profile p = Profile::load(b.dir + "/prof");
-  // 3 threads, plus 2 more for the two inner teams of the nested region
-  // (the runtime may reuse pool threads, so at least 3 + 1).
-  EXPECT_GE(p.locations(), 4u);
+  // 3 threads, plus up to 2 more for the two inner teams of the nested
+  // region: the runtime reuses pool threads, the idle third one for one
+  // inner team, and under load (the first inner team done before the second
+  // forks) for both, so at least the 3.
+  EXPECT_GE(p.locations(), 3u);
   EXPECT_EQ(sum_at(p, "main/parallel/loop/ordered/ordered sblock", "visits"), 16);
   EXPECT_EQ(sum_at(p, "main/parallel/orphan/single/single sblock", "visits"), 1);
   EXPECT_EQ(sum_at(p, "main/parallel/orphan/loop/atomic", "visits"), 8);
