@@ -229,6 +229,9 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
 // in the same order. A counted region still costs a counted pair a visit;
 // its saving is the rest of its pair, its own work stays (it is still
 // called the same way).
+// A kernel (kKernelPairs): the budget keeps it timed.
+bool is_kernel(const Verdict &v) { return v.own_ns >= kKernelPairs * v.pair_ns; }
+
 void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_s, std::vector<Verdict> order) {
   if (base_s <= 0) return;
   j.overhead_before = j.overhead_after = kept_pairs_s / base_s;
@@ -238,7 +241,7 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
   double kernel_pairs_s = 0;
   for (auto *list : {&j.work, &j.trunk, &order})
     for (const Verdict &v : *list)
-      if (v.own_ns >= kKernelPairs * v.pair_ns) kernel_pairs_s += v.calls * v.pair_ns * 1e-9;
+      if (is_kernel(v)) kernel_pairs_s += v.calls * v.pair_ns * 1e-9;
   j.kernels_over = kernel_pairs_s > 0;
   if (kept_pairs_s - kernel_pairs_s <= budget * base_s) return;
   for (auto *list : {&j.work, &j.trunk}) {
@@ -254,7 +257,7 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
   for (Verdict &v : order) {
     if (within() || (v.recursive && v.trunk)) {
       stay.push_back(v);
-    } else if (v.own_ns >= kKernelPairs * v.pair_ns) {
+    } else if (is_kernel(v)) {
       stay.push_back(v);  // a kernel: timed, whatever the budget says
     } else if (v.recursive) {
       v.saving_s = v.calls * v.pair_ns * 1e-9;  // its own work stays: it is work

@@ -1,9 +1,9 @@
 #include "function_guards.h"
-#include "signal_handlers.h"
 
 #include "call_free.h"
 #include "function_size.h"
 #include "naming.h"
+#include "signal_handlers.h"
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclCXX.h>
