@@ -136,7 +136,10 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
       if (mt >= 0 && p.cnodes[c].parent < 0) total += time_incl[c * nloc + l];
     }
   }
-  double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0, count_timed = 0;
+  double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0, count_timed = 0, throttled_ns = -1;
+  // Throttled regions (libhcc's default throttling): timed for their first
+  // calls only, every visit counted; "N name; N name".
+  std::map<std::string, double> timed_calls;
   run.pair_from = "default (no hcc.pair_cost_ns in the profile)";
   for (const auto &kv : p.attrs) {
     if (kv.first == "hcc.pair_cost_ns" && std::atof(kv.second.c_str()) > 0) {
@@ -146,7 +149,26 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     if (kv.first == "hcc.pair_inside_ns" && std::atof(kv.second.c_str()) >= 0) inside_ns = std::atof(kv.second.c_str());
     if (kv.first == "hcc.process_cpu_s") cpu_s = std::atof(kv.second.c_str());
     if (kv.first == "hcc.count_pair_ns" && std::atof(kv.second.c_str()) > 0) count_timed = std::atof(kv.second.c_str());
+    if (kv.first == "hcc.throttled_pair_ns" && std::atof(kv.second.c_str()) > 0)
+      throttled_ns = std::atof(kv.second.c_str());
+    if (kv.first == "hcc.throttled_calls") {
+      size_t b = 0;
+      while (b < kv.second.size()) {
+        size_t e = kv.second.find("; ", b);
+        if (e == std::string::npos) e = kv.second.size();
+        const std::string entry = kv.second.substr(b, e - b);
+        const size_t sp = entry.find(' ');
+        if (sp != std::string::npos && std::atof(entry.c_str()) > 0)
+          timed_calls[entry.substr(sp + 1)] = std::atof(entry.c_str());
+        b = e + 2;
+      }
+    }
   }
+  // The calls of region r that were timed: all, or a throttled region's first.
+  auto timed_of = [&](size_t r) {
+    auto it = timed_calls.find(p.regions[r].name);
+    return it == timed_calls.end() ? calls[r] : std::min(calls[r], it->second);
+  };
   // Never below kCountPairNs (judge.hpp says why).
   const double count_ns = std::max(count_timed, kCountPairNs);
   // Measured times are wall-clock: on a busy machine they include the time
@@ -173,7 +195,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     for (size_t r = 0; r < nreg; ++r) {
       const auto &reg = p.regions[r];
       if (reg.paradigm != "compiler" && reg.paradigm != "user") continue;
-      if (child_calls[r] > 0 || calls[r] < kLeafMinVisits) continue;
+      if (child_calls[r] > 0 || calls[r] < kLeafMinVisits || timed_of(r) < calls[r]) continue;
       const double per_visit = excl_time[r] * scale * 1e9 / calls[r];
       if (per_visit < cheapest) cheapest = per_visit, capped_by = reg.name;
     }
@@ -194,22 +216,27 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     // The region's own work: its exclusive time less the part of the
     // measurement that falls inside it; each measured callee leaves the rest
     // of its pair in the caller's time.
+    // A throttled region's times cover its timed calls: per visit they are
+    // taken as the same for the rest, whose measurement cost a throttled
+    // visit (hcc.throttled_pair_ns), not a pair.
+    const double timed = timed_of(r), extrapolate = timed > 0 ? calls[r] / timed : 1.0;
+    const double rest_ns = (calls[r] - timed) * (throttled_ns >= 0 ? std::min(throttled_ns, pair_ns) : pair_ns);
     auto own_total = [&](double less) {
-      return std::max(0.0, excl_time[r] * scale * 1e9 - child_calls[r] * less * (pair_ns - inside_ns) -
-                               calls[r] * less * inside_ns);
+      return extrapolate * std::max(0.0, excl_time[r] * scale * 1e9 - child_calls[r] * less * (pair_ns - inside_ns) -
+                                             timed * less * inside_ns);
     };
     Measured &m = sums[region_key(reg)];
     m.calls += calls[r];
-    m.incl_s += incl_time[r];  // measured, as the rule's usec/call is (TAU's)
+    m.incl_s += incl_time[r] * extrapolate;  // measured, as the rule's usec/call is (TAU's)
     m.own_total_ns += own_total(1.0);
     // What the region's own work would be were the pair's parts overstated by
     // the margin: the region is work unless that, too, is small.
     m.own_upper_total_ns += own_total(1.0 - kPairCostMargin);
-    m.pair_total_ns += calls[r] * pair_ns;
+    m.pair_total_ns += timed * pair_ns + rest_ns;
     m.count_total_ns += calls[r] * std::min(count_ns, pair_ns);
     // Saving: the pair, and the function's own time, which an inlined
     // accessor mostly loses too (kInlinedShare of it).
-    m.saving_s += (calls[r] * pair_ns + kInlinedShare * own_total(1.0)) * 1e-9;
+    m.saving_s += (timed * pair_ns + rest_ns + kInlinedShare * own_total(1.0)) * 1e-9;
     m.has_children = m.has_children || child_calls[r] > 0;
     m.recursive = m.recursive || recursive[r];
     Verdict &v = names[region_key(reg)];

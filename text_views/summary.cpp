@@ -517,7 +517,7 @@ std::string summary_text(const Profile &p) {
   }
   for (const auto &kv : p.attrs) {
     if (kv.first != "hcc.throttled") continue;
-    out += "THROTTLED REGIONS (not recorded after the calls shown)\n";
+    out += "THROTTLED REGIONS (timed until the calls shown; every visit counted, its later time is its caller's)\n";
     std::size_t b = 0;
     while (b < kv.second.size()) {
       std::size_t e = kv.second.find("; ", b);

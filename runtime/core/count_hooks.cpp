@@ -35,6 +35,7 @@ namespace {
 // at run time, or anything the fast path leaves: the timed hooks' paths.
 __attribute__((noinline)) void count_enter_rare(hcc_region_desc *d, uint32_t region) {
   if (region == kExcludedId) return;
+  if (region != 0) return hcc_enter(d);  // throttled: hcc_enter counts the visit
   if (region == 0) {
     if (!t_state) thread_state_create();  // start-up first: the filter decides at registration
     if (register_region(d, /*counted=*/true) == kExcludedId) return;
@@ -57,7 +58,7 @@ using namespace hcc::rt;
 
 HCC_API void hcc_count_enter(hcc_region_desc *d) {
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
-  if (HCC_UNLIKELY(region + 1 <= 1)) return count_enter_rare(d, region);
+  if (HCC_UNLIKELY(int32_t(region) <= 0)) return count_enter_rare(d, region);
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return hcc_enter(d);
   uint32_t depth = ts->depth;
@@ -78,7 +79,7 @@ HCC_API void hcc_count_enter(hcc_region_desc *d) {
 
 HCC_API void hcc_count_exit(hcc_region_desc *d) {
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
-  if (HCC_UNLIKELY(region == kExcludedId)) return;
+  if (HCC_UNLIKELY(int32_t(region) < 0)) return hcc_exit(d);  // excluded or throttled: hcc_exit sorts them
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
   // Per-event services, no TSC, paused: every exit on the general path
@@ -105,7 +106,7 @@ HCC_API void hcc_count_visit(hcc_region_desc *d) {
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   ThreadState *ts = t_state;
   // Unregistered (0) or excluded (~0), the thread's first event: the pair.
-  if (HCC_UNLIKELY(region + 1 <= 1 || !ts)) return count_visit_general(d);
+  if (HCC_UNLIKELY(int32_t(region) <= 0 || !ts)) return count_visit_general(d);
   uint32_t depth = ts->depth;
   if (HCC_UNLIKELY(depth >= ts->fast_limit)) return count_visit_general(d);
   Succ *s = ts->succ;

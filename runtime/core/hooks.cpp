@@ -40,6 +40,28 @@ __attribute__((always_inline)) inline uint64_t fast_clock() {
 #endif
 }
 
+// A visit of a throttled region (`region` has kThrottledBit): counted on
+// its call path (the node below the top frame's, as an enter would find
+// it), not timed, and no frame is pushed: what it calls hangs below its
+// caller, and its time is its caller's. Not counted where an enter would
+// not be recorded (paused, below the depth cut, outside HCC_SELECT, below
+// HCC_PRUNE). The control-flow counts (cfg.hpp) are not kept for it.
+__attribute__((noinline)) void throttled_visit_(uint32_t region) {
+  ThreadState *ts = t_state;
+  if (HCC_UNLIKELY(!ts)) ts = thread_state_create();
+  if (HCC_UNLIKELY(ts->pause_count || ts->overflow || ts->depth >= ts->max_depth)) return;
+  if (HCC_UNLIKELY(g_selective) && (ts->prune_depth || (g_select_active && ts->sel_inside == 0))) return;
+  const uint32_t id = region & ~kThrottledBit;
+  Node *parent = attributed(ts->stack[ts->depth].node);
+  Node *child = parent->cache;
+  if (HCC_UNLIKELY(child->region != id)) {
+    child = cct_child(ts->cct, parent, id);
+    parent->cache = child;
+  }
+  if (child->kind == kForward) child = child->link;  // a recursive call: the ancestor's node
+  ++child->visits;
+}
+
 // Recursion mode's common enter (fold.hpp): folded frames are open, nothing
 // is paused, no per-event service runs (so the TSC is the clock), there is
 // room below the depth cut, and the entry below the running frame's node
@@ -82,7 +104,10 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d) {
   if (!ts) ts = thread_state_create();
   ++ts->general_enters;  // testing::general_enters
   if (region == 0) region = register_region(d);
-  if (region == kExcludedId) return;  // filtered when it registered just now
+  if (HCC_UNLIKELY(int32_t(region) < 0)) {  // filtered, or throttled (now or since hcc_enter read the id)
+    if (region != kExcludedId) throttled_visit_(region);
+    return;
+  }
   // hcc_pause: skipped, counted so their exits are recognised (exit_repair).
   if (HCC_UNLIKELY(ts->pause_count)) {
     ++ts->pause_skipped;
@@ -127,7 +152,7 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d) {
 __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   ThreadState *ts = t_state;
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
-  if (ts && region + 1 > 1 && enter_folded_lane(ts, region, ts->depth)) return;
+  if (ts && int32_t(region) > 0 && enter_folded_lane(ts, region, ts->depth)) return;
   return enter_slow(d);
 }
 
@@ -181,6 +206,19 @@ __attribute__((noinline)) void exit_repair(ThreadState *ts, hcc_region_desc *d, 
   }
 }
 
+// The exit of a filtered region (nothing to do) or of a throttled one: its
+// enters push no frame since it was throttled, but the frame of a visit
+// that was open then (the thread was inside it) is the top frame at its
+// exit and is closed here as any frame, so what the thread enters next is
+// not recorded below it. Otherwise nothing is open for this exit.
+__attribute__((noinline)) void exit_rare(uint32_t region) {
+  if (region == kExcludedId) return;
+  ThreadState *ts = t_state;
+  if (!ts || ts->depth == 0 || frame_region(ts->stack[ts->depth]) != (region & ~kThrottledBit)) return;
+  close_frames(ts, ts->depth - 1, clock_now());
+  if (g_selective) selection_resync(ts);
+}
+
 // hcc_exit's slow path. A frame opened in recursion mode stands on a proxy
 // (fold.hpp): its normal exit is popped here, without a stack frame (a leaf
 // like the fast path). Only hcc_exit's fast path gets here with one:
@@ -197,6 +235,7 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
   ThreadState *ts = t_state;
   if (!ts) return;
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
+  if (HCC_UNLIKELY(int32_t(region) < 0)) return exit_rare(region);  // throttled since hcc_exit read the id
   if (HCC_UNLIKELY(g_selective)) {
     if (ts->sel_skipped > 0 && ts->pause_count == 0) {  // the exit of a skipped enter
       --ts->sel_skipped;
@@ -227,10 +266,11 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
   }
 }
 
-// Unregistered (0) or excluded (kExcludedId) descriptors: hcc_enter's one
-// compare `region + 1 <= 1` catches both; the excluded ones return here.
+// Unregistered (0), excluded (kExcludedId) or throttled (kThrottledBit)
+// descriptors: hcc_enter's one signed compare catches all three.
 __attribute__((noinline)) void enter_rare(hcc_region_desc *d, uint32_t region) {
   if (region == kExcludedId) return;
+  if (region != 0) return throttled_visit_(region);
   enter_general(d);
 }
 
@@ -241,8 +281,9 @@ using namespace hcc::rt;
 
 HCC_API void hcc_enter(hcc_region_desc *d) {
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
-  // 0: first use; kExcludedId (~0): filtered or throttled. One compare.
-  if (HCC_UNLIKELY(region + 1 <= 1)) return enter_rare(d, region);
+  // 0: first use; kExcludedId (~0): filtered; kThrottledBit set: throttled.
+  // One compare: all three are <= 0 as an int32_t.
+  if (HCC_UNLIKELY(int32_t(region) <= 0)) return enter_rare(d, region);
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return enter_general(d);
   uint32_t depth = ts->depth;
@@ -265,9 +306,10 @@ HCC_API void hcc_enter(hcc_region_desc *d) {
 }
 
 HCC_API void hcc_exit(hcc_region_desc *d) {
-  // Filtered or throttled: one load, one branch, no clock read.
+  // Filtered or throttled (both negative as an int32_t): one load, one
+  // branch, no clock read here.
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
-  if (HCC_UNLIKELY(region == kExcludedId)) return;
+  if (HCC_UNLIKELY(int32_t(region) < 0)) return exit_rare(region);
   uint64_t t = fast_clock();  // first, so the work below is not charged to the region
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;

@@ -127,9 +127,9 @@ uint32_t register_region(hcc_region_desc *d, bool counted) {
     if (id - 1 < descriptors().size()) {
       descriptors()[id - 1].push_back(d);
       if (throttled()[id - 1]) {  // a twin of a throttled region
-        __atomic_store_n(&d->id, kExcludedId, __ATOMIC_RELEASE);
+        __atomic_store_n(&d->id, id | kThrottledBit, __ATOMIC_RELEASE);
         pthread_mutex_unlock(&g_lock);
-        return kExcludedId;
+        return id | kThrottledBit;
       }
     }
     // Release: a thread that sees the id also sees the registry entry.
@@ -162,16 +162,23 @@ uint32_t register_depth_limit_region(uint32_t max_depth) {
   return register_region(d);
 }
 
-std::string exclude_region_descriptors(uint32_t id) {
+std::string throttle_region_descriptors(uint32_t id) {
   pthread_mutex_lock(&g_lock);
   std::string name;
-  if (id >= 1 && id - 1 < descriptors().size() && !throttled()[id - 1]) {
+  if (id >= 1 && id < kThrottledBit && id - 1 < descriptors().size() && !throttled()[id - 1]) {
     throttled()[id - 1] = true;
-    for (hcc_region_desc *d : descriptors()[id - 1]) __atomic_store_n(&d->id, kExcludedId, __ATOMIC_RELEASE);
+    for (hcc_region_desc *d : descriptors()[id - 1]) __atomic_store_n(&d->id, id | kThrottledBit, __ATOMIC_RELEASE);
     name = regions()[id - 1].name;
   }
   pthread_mutex_unlock(&g_lock);
   return name;
+}
+
+bool region_throttled(uint32_t id) {
+  pthread_mutex_lock(&g_lock);
+  const bool t = id >= 1 && id - 1 < throttled().size() && throttled()[id - 1];
+  pthread_mutex_unlock(&g_lock);
+  return t;
 }
 
 std::string region_name(uint32_t id) {

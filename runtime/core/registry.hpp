@@ -42,10 +42,14 @@ uint32_t find_region(hcc_region_desc *d) __attribute__((noinline, cold));
 // the first time a thread hits its depth limit N.
 uint32_t register_depth_limit_region(uint32_t max_depth) __attribute__((noinline, cold));
 
-// Throttling: stores the excluded value into every descriptor of region
-// `id` (descriptor value) and into those registered later. Returns the
-// region's name, or "" when it was excluded already.
-std::string exclude_region_descriptors(uint32_t id) __attribute__((noinline, cold));
+// Throttling: stores the throttled value (id | kThrottledBit, selection.hpp)
+// into every descriptor of region `id` (descriptor value) and into those
+// registered later. Returns the region's name, or "" when it was throttled
+// already.
+std::string throttle_region_descriptors(uint32_t id) __attribute__((noinline, cold));
+
+// Whether region `id` (descriptor value) was throttled.
+bool region_throttled(uint32_t id);
 
 // Whether the region with descriptor value `id` is an OpenMP construct
 // (HCC_KIND_OPENMP, HCC_KIND_OMP_*). Async-signal-safe (one atomic load):

@@ -12,9 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "auto_throttle.hpp"
 #include "clock.hpp"
 #include "event_services.hpp"
 #include "filter/filter.hpp"
@@ -48,6 +50,7 @@ uint8_t *g_flags = nullptr;
 
 std::mutex g_throttle_lock;
 std::string *g_throttled_text = nullptr;  // "name (after N calls, X us/call); ..."
+std::string *g_throttled_calls = nullptr;  // "N name; ..." per throttled region
 
 filter::Filter *names_filter(const char *var) {
   const char *v = config::nonempty(var);
@@ -69,7 +72,7 @@ filter::Filter *names_filter(const char *var) {
 // bounded here, and CALLS must fit without wrapping. "" when accepted, else why not.
 constexpr double kMaxThrottleUsec = 1e9;  // 1000 s: no call's mean is a throttling threshold beyond that
 std::string parse_throttle(const char *v) {
-  if (*v < '0' || *v > '9') return "is not CALLS:USEC (e.g. 100000:10)";  // no sign, no blanks
+  if (*v < '0' || *v > '9') return "is not auto, off or CALLS:USEC (e.g. 100000:10)";  // no sign, no blanks
   char *end = nullptr;
   errno = 0;
   unsigned long long calls = std::strtoull(v, &end, 10);
@@ -111,9 +114,16 @@ bool selection_init() {
 
   g_select = names_filter("HCC_SELECT");
   g_prune = names_filter("HCC_PRUNE");
-  if (const char *v = config::nonempty("HCC_THROTTLE")) {
-    const std::string bad = parse_throttle(v);
-    if (bad.empty()) {
+  // HCC_THROTTLE: unset, `auto` or on: throttling by default
+  // (auto_throttle.cpp); off; or CALLS:USEC, decided at each exit on the
+  // general paths, exactly at the CALLS-th call.
+  bool automatic = true;
+  if (const char *v = config::nonempty("HCC_THROTTLE"); v && std::strcmp(v, "auto") != 0) {
+    const std::optional<bool> on = config::parse_switch(v);
+    automatic = on.value_or(false);
+    const std::string bad = on ? std::string() : parse_throttle(v);
+    if (on) {
+    } else if (bad.empty()) {
       g_throttle = true;
       g_throttle_ticks = uint64_t(g_throttle_usec * 1e-6 / clock_seconds_per_tick());
       set_profile_attr("hcc.throttle", v);
@@ -121,6 +131,7 @@ bool selection_init() {
       std::fprintf(stderr, "hcc: error: HCC_THROTTLE='%s' %s; not throttling\n", v, bad.c_str());
     }
   }
+  if (automatic) auto_throttle_start();
   g_select_active = g_select != nullptr;
   g_selective = g_select || g_prune || g_throttle;
   if (g_selective || g_filter) {
@@ -135,40 +146,36 @@ bool selection_init() {
   return g_selective;
 }
 
-// The cost of one enter/exit pair, measured at the end of the run on a
-// scratch thread state (not a location, not in the profile) with a region id
-// no descriptor has, so nothing the program recorded is touched. Recorded as
-// the attribute hcc.pair_cost_ns for hcc-report --suggest-filter; a counted
-// pair's likewise as hcc.count_pair_ns.
-void calibrate_pair_cost() {
-  static bool done = false;
-  if (done || !g_fast_events) return;  // the general paths call services: not on a scratch state
-  done = true;
-  // The process's CPU time so far (before the calibration's own): measured
-  // times are wall-clock, and on a busy machine a region's time includes the
-  // time its thread waited for a CPU; hcc-report scales by CPU / measured.
-  struct rusage ru;
-  if (getrusage(RUSAGE_SELF, &ru) == 0) {
-    char cpu[32];
-    std::snprintf(cpu, sizeof cpu, "%.6f",
-                  double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec));
-    set_profile_attr("hcc.process_cpu_s", cpu);
-  }
+// The calibration's region id: positive as an int32_t (negative ids are
+// excluded or throttled, selection.hpp) and far above any registered region.
+constexpr uint32_t kCalibrationRegion = 0x7FFFFFF0u;
+constexpr uint32_t kCalibrationThrottled = 0x7FFFFFF1u;
+
+}  // namespace
+
+// The cost of one enter/exit pair, measured on a scratch thread state (not a
+// location, not in the profile) with a region id no descriptor has, so
+// nothing the program recorded is touched. Needs the fast paths (no per-event
+// service); each call makes its own scratch state, so the end of the run and
+// the throttling thread (auto_throttle.cpp) never share one.
+PairCost measure_pair_cost() {
+  PairCost out;
+  if (!g_fast_events) return out;  // the general paths call services: not on a scratch state
   ThreadState *saved = t_state;
   // Kept for the rest of the process, like every thread's state (arenas are
-  // never freed); held in a static so it stays reachable, not leaked.
-  static ThreadState *ts = thread_state_alloc();
-  if (!ts) return;
+  // never freed).
+  ThreadState *ts = thread_state_alloc();
+  if (!ts) return out;
   cct_init(ts->cct, 0);
   ts->capacity = 64;
   ts->stack = static_cast<Frame *>(std::calloc(ts->capacity, sizeof(Frame)));
-  if (!ts->stack) return;
+  if (!ts->stack) return out;
   ts->stack[0].node = &ts->cct.root;
   ts->succ = &ts->cct.root.after_enter;
   ts->max_depth = 32;
   ts->fast_limit = 32;
   ts->depth_region = kNoRegion;
-  hcc_region_desc d{"hcc calibration", nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL, 0xFFFFFFF0u};
+  hcc_region_desc d{"hcc calibration", nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL, kCalibrationRegion};
   t_state = ts;
   ts->stack[1].node = cct_child(ts->cct, &ts->cct.root, d.id);
   ts->cct.root.cache = ts->stack[1].node;
@@ -205,22 +212,69 @@ void calibrate_pair_cost() {
     const double ns = double(monotonic_ns() - t0) / kPairs;
     if (ns < best_count) best_count = ns;
   }
+  // A throttled region's enter and exit (its visit counted on the node below
+  // the calibration's frame; the exit finds no frame of it).
+  hcc_region_desc dt{"hcc calibration (throttled)", nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL,
+                     kCalibrationThrottled | kThrottledBit};
+  double best_throttled = 1e30;
+  hcc_enter(&d);
+  for (int i = 0; i < kWarm; ++i) hcc_enter(&dt), hcc_exit(&dt);
+  for (int round = 0; round < 5; ++round) {
+    uint64_t t0 = monotonic_ns();
+    for (int i = 0; i < kPairs; ++i) hcc_enter(&dt), hcc_exit(&dt);
+    const double ns = double(monotonic_ns() - t0) / kPairs;
+    if (ns < best_throttled) best_throttled = ns;
+  }
+  hcc_exit(&d);
   t_state = saved;
+  out.ok = true;
+  out.throttled = best_throttled;
+  out.timed = best;
+  out.counted = best_count;
+  out.inside = best_inside < 1e30 ? best_inside : -1;
+  return out;
+}
+
+namespace {
+
+// At the end of the run: the pair's costs as the attributes hcc.pair_cost_ns
+// (hcc-report --suggest-filter, --plan), hcc.count_pair_ns and
+// hcc.pair_inside_ns, and the process CPU time so far.
+void calibrate_pair_cost() {
+  static bool done = false;
+  if (done || !g_fast_events) return;
+  done = true;
+  // The process's CPU time so far (before the calibration's own): measured
+  // times are wall-clock, and on a busy machine a region's time includes the
+  // time its thread waited for a CPU; hcc-report scales by CPU / measured.
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) == 0) {
+    char cpu[32];
+    std::snprintf(cpu, sizeof cpu, "%.6f",
+                  double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec));
+    set_profile_attr("hcc.process_cpu_s", cpu);
+  }
+  const PairCost c = measure_pair_cost();
+  if (!c.ok) return;
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", best);
+  std::snprintf(buf, sizeof buf, "%.2f", c.timed);
   set_profile_attr("hcc.pair_cost_ns", buf);
-  std::snprintf(buf, sizeof buf, "%.2f", best_count);
+  std::snprintf(buf, sizeof buf, "%.2f", c.counted);
   set_profile_attr("hcc.count_pair_ns", buf);
-  if (best_inside < 1e30) {
-    std::snprintf(buf, sizeof buf, "%.2f", best_inside);
+  if (c.inside >= 0) {
+    std::snprintf(buf, sizeof buf, "%.2f", c.inside);
     set_profile_attr("hcc.pair_inside_ns", buf);
   }
+  std::snprintf(buf, sizeof buf, "%.2f", c.throttled);
+  set_profile_attr("hcc.throttled_pair_ns", buf);
 }
 
 void selection_before_build() {
+  auto_throttle_stop();
   calibrate_pair_cost();
   std::lock_guard<std::mutex> lock(g_throttle_lock);
   if (g_throttled_text) set_profile_attr("hcc.throttled", *g_throttled_text);
+  if (g_throttled_calls) set_profile_attr("hcc.throttled_calls", *g_throttled_calls);
 }
 
 const EventService kSelectionService = {selection_init, nullptr, nullptr, nullptr, nullptr, selection_before_build};
@@ -299,14 +353,20 @@ void throttle_account(ThreadState *ts, uint32_t region, uint64_t ticks) {
   if (calls != g_throttle_calls) return;
   if (s[1] >= g_throttle_ticks * calls) return;  // mean at or above the bound: keep it
   double mean_us = double(s[1]) / double(calls) * clock_seconds_per_tick() * 1e6;
-  std::string name = exclude_region_descriptors(region);
+  std::string name = throttle_region_descriptors(region);
   if (name.empty()) return;  // already throttled by another thread
   char buf[96];
   std::snprintf(buf, sizeof buf, " (after %" PRIu64 " calls in thread %u, %.3f us/call)", calls, ts->location, mean_us);
+  record_throttled(name, calls, buf);
+}
+
+void record_throttled(const std::string &name, uint64_t timed_calls, const std::string &evidence) {
   std::lock_guard<std::mutex> lock(g_throttle_lock);
-  if (!g_throttled_text) g_throttled_text = new std::string;
+  if (!g_throttled_text) g_throttled_text = new std::string, g_throttled_calls = new std::string;
   if (!g_throttled_text->empty()) *g_throttled_text += "; ";
-  *g_throttled_text += name + buf;
+  *g_throttled_text += name + evidence;
+  if (!g_throttled_calls->empty()) *g_throttled_calls += "; ";
+  *g_throttled_calls += std::to_string(timed_calls) + ' ' + name;
 }
 
 }  // namespace hcc::rt

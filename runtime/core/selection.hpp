@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "registry.hpp"
 
@@ -25,6 +26,13 @@ struct ThreadState;
 constexpr uint32_t kExcludedId = 0xFFFFFFFFu;
 // The region of the marker frame hcc_pause pushes (never a descriptor value).
 constexpr uint32_t kPauseRegion = 0xFFFFFFFEu;
+// A throttled region's descriptors hold its id with this bit set: negative
+// as an int32_t, like kExcludedId, so hcc_enter's one signed compare sends
+// both (and unregistered 0) to its rare path, where a throttled enter only
+// counts a visit (throttled_visit), and hcc_exit's one sign test returns
+// for both before reading the clock. Region ids stay below 2^31.
+constexpr uint32_t kThrottledBit = 0x80000000u;
+inline bool is_throttled_id(uint32_t id) { return (id & kThrottledBit) && id != kExcludedId; }
 
 enum : uint8_t { kFlagSelect = 1, kFlagPrune = 2, kFlagThrottled = 4 };
 
@@ -39,6 +47,23 @@ bool selection_excludes(const RegionInfo &info);
 bool selection_counts(const RegionInfo &info);
 void selection_set_flags(uint32_t id, const RegionInfo &info);
 uint8_t region_flags(uint32_t id);
+
+// The cost of one enter/exit pair (ns; `inside` the part an empty region
+// shows as its own time, -1 when not measured) and of a counted pair,
+// measured on a scratch thread state of the calling thread. ok is false
+// while a per-event service runs (the pair is not the fast paths' then).
+struct PairCost {
+  bool ok = false;
+  double timed = 0, inside = -1, counted = 0;
+  double throttled = 0;  // the enter and exit of a throttled region (its visit counted)
+};
+PairCost measure_pair_cost() __attribute__((noinline, cold));
+
+// A region was throttled after `timed_calls` visits: "name evidence" joins
+// the attribute hcc.throttled (summary.txt lists it) and "timed_calls name"
+// hcc.throttled_calls ("; " between regions: hcc-report's plans price their
+// visits with it).
+void record_throttled(const std::string &name, uint64_t timed_calls, const std::string &evidence);
 
 // General-path pieces (hooks.cpp). Only called when g_selective.
 void throttle_account(ThreadState *ts, uint32_t region, uint64_t ticks) __attribute__((noinline, cold));

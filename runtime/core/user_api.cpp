@@ -82,7 +82,7 @@ HCC_API void hcc_region_end(const char *name) {
   uint32_t id = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   ThreadState *ts = t_state;
   // The check needs an exact stack: skipped under select/prune/pause.
-  if (ts && id != kExcludedId && !g_selective && ts->pause_count == 0 && ts->overflow == 0) {
+  if (ts && int32_t(id) >= 0 && !g_selective && ts->pause_count == 0 && ts->overflow == 0) {
     uint32_t top = frame_region(ts->stack[ts->depth]);
     if (id == 0) {
       complain(std::string("hcc_region_end(\"") + d->name + "\") without a matching hcc_region_begin; ignored");

@@ -55,6 +55,7 @@ BENCHMARK(BM_SampleNoCache)->Arg(1)->Arg(8)->Arg(32);
 int main(int argc, char **argv) {
   // On, at a low rate: the timer's own signals stay out of the measurement.
   setenv("HCC_SAMPLING", "1", 0);
+  setenv("HCC_THROTTLE", "off", 0);  // the timed pairs stay timed (auto_throttle.cpp)
   if (!std::getenv("HCC_OUTPUT_DIR")) setenv("HCC_VERBOSE", "0", 0);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -16,6 +16,9 @@
 #     --benchmark_filter='BM_CountedEnterExit$|BM_EnterExit$' --benchmark_min_time=0.05
 #   callgrind_annotate --inclusive=yes cg.out | grep -E 'hcc_(count_)?(enter|exit)'
 set -euo pipefail
+# The pairs are measured timed: the default throttling would stop timing
+# these hot, cheap functions after their first calls (runtime/core/auto_throttle.cpp).
+export HCC_THROTTLE=off
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
 hcc=$build/bin/hcc

@@ -29,6 +29,9 @@
 #                         replaced by the function's name and a scratch dir
 #   PAIR_CC               the compiler under hcc and of the plain builds (gcc)
 set -euo pipefail
+# The pairs are measured timed: the default throttling would stop timing
+# these hot, cheap functions after their first calls (runtime/core/auto_throttle.cpp).
+export HCC_THROTTLE=off
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
 rounds=${2:-5}

@@ -293,8 +293,10 @@ TEST_F(Plan, PredictedSavingMatchesTheNextRunsCpuTime) {
   std::cout << "run 1: " << cpu1 << " s CPU; predicted saving " << saved << " s; run 2: " << cpu2
             << " s CPU, predicted " << predicted << " s (ratio " << cpu2 / predicted << ")\n";
   ASSERT_GT(predicted, 0) << plan;
-  // The saving is most of run 1: a prediction that ignored it would miss by far more than 25%.
-  EXPECT_GT(saved, 0.4 * cpu1) << plan << "\nrun 1: " << cpu1 << " s CPU" << unpreempted_note();
+  // The saving is a large part of run 1 (about 40 %: libhcc's default
+  // throttling times only mix's first calls there, and counts the rest):
+  // a prediction that ignored it would miss by more than 25%.
+  EXPECT_GT(saved, 0.3 * cpu1) << plan << "\nrun 1: " << cpu1 << " s CPU" << unpreempted_note();
   EXPECT_NEAR(cpu2 / predicted, 1.0, 0.25) << "run 1 " << cpu1 << " s CPU, predicted saving " << saved
                                            << " s, run 2 " << cpu2 << " s\n"
                                            << plan << unpreempted_note();

@@ -265,10 +265,11 @@ TEST_F(Process, SelectionInsideAFoldedRecursion) {
   auto p = hcc::profile::read_cubex(out() + "/profile.cubex");
   EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a"})), 1000.0);
   EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a", "b"})), 800.0);
-  // c: 100 calls recorded (50 under a, 50 under b), then throttled.
+  // c: timed for 100 calls, then throttled; every visit is still counted
+  // on its call path (1000 under a, 800 under b).
   EXPECT_EQ(tu::total(p, "visits", find_path(p, {"probe_main", "a", "c"})) +
                 tu::total(p, "visits", find_path(p, {"probe_main", "a", "b", "c"})),
-            100.0);
+            1800.0);
   EXPECT_NE(attr(p, "hcc.throttled").find("c (after 100 calls"), std::string::npos) << attr(p, "hcc.throttled");
   times_sane(p);
 

@@ -1,0 +1,169 @@
+// hcc runtime — throttling by default (HCC_THROTTLE unset, `auto` or `on`).
+//
+// TAU's rule, priced in this run's pairs: a function whose visits reach
+// 100 000 (summed over threads and call paths) while its mean inclusive time
+// per visit is under 10 timed pairs stops being timed. Its visits are still
+// counted, on their call paths (hooks.cpp, throttled_visit_); its time from
+// then on is its caller's. `hcc.throttled` names it with the evidence.
+//
+// Decided off the measured threads, so the fast paths carry no instruction
+// for it: a thread of our own wakes after 10 ms, then at doubling intervals up
+// to 250 ms, and reads every thread's call tree as the snapshot thread does
+// (runtime/snapshot: counters only grow, are written by one thread and are
+// whole 64-bit words; nodes are published with release). It never enters a
+// region, is not a location and blocks every signal. The pair is measured once
+// on this thread (selection.cpp, measure_pair_cost), when the first function
+// reaches 100 000 visits, so a short program pays nothing.
+//
+// Left alone: `main`, OpenMP, MPI and user regions (not functions), counted
+// regions, and recursive functions (a folded frame or a fold link), whose open
+// frames a throttled exit could not tell from its own. Not while a per-event
+// service runs (tracing, counters, HCC_SELECT/HCC_PRUNE): it asks for every
+// event. A fork child is not throttled (the thread is not copied).
+#include "auto_throttle.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "cct.hpp"
+#include "clock.hpp"
+#include "event_services.hpp"
+#include "hcc/region.h"
+#include "registry.hpp"
+#include "selection.hpp"
+#include "thread_state.hpp"
+
+namespace hcc::rt {
+
+namespace {
+
+constexpr uint64_t kCalls = 100000;  // visits before a function is judged
+constexpr double kPairs = 10;        // under this many timed pairs per visit: throttled
+constexpr long kFirstTickNs = 10'000'000, kMaxTickNs = 250'000'000;
+
+pthread_t g_thread;
+bool g_running = false;
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t g_wake;
+bool g_stop = false;        // under g_lock
+double g_pair_ns = 0;       // measured at the first candidate; -1: could not be
+std::vector<bool> g_judged;  // regions left alone for good (not functions, main, counted)
+
+struct Sum {
+  uint64_t visits = 0, incl = 0;
+  bool recursive = false;
+};
+
+// Visits and inclusive ticks of closed visits per region id, over every
+// thread's call paths.
+std::vector<Sum> region_sums() {
+  std::vector<Sum> sums;
+  for (ThreadState *ts : threads_snapshot()) {
+    cct_for_each(ts->cct.root, [&](Node *n) {
+      const uint32_t r = n->region;
+      if (r == 0 || int32_t(r) < 0) return;
+      if (r >= sums.size()) sums.resize(size_t(r) + 1);
+      Sum &s = sums[r];
+      if (n->kind == kForward || __atomic_load_n(&n->max_open, __ATOMIC_RELAXED) > 0) s.recursive = true;
+      if (n->kind != kReal) return;
+      s.visits += __atomic_load_n(&n->visits, __ATOMIC_RELAXED);
+      s.incl += __atomic_load_n(&n->incl, __ATOMIC_RELAXED);
+    });
+  }
+  return sums;
+}
+
+bool eligible(uint32_t r) {
+  if (r < g_judged.size() && g_judged[r]) return false;
+  RegionInfo info;
+  if (!region_info(r, &info)) return false;
+  if (info.kind == HCC_KIND_FUNCTION && !info.counted && info.name != "main") return true;
+  if (r >= g_judged.size()) g_judged.resize(size_t(r) + 1);
+  g_judged[r] = true;
+  return false;
+}
+
+void tick() {
+  if (!g_fast_events || g_pair_ns < 0) return;
+  const std::vector<Sum> sums = region_sums();
+  for (uint32_t r = 1; r < sums.size(); ++r) {
+    const Sum &s = sums[r];
+    if (s.recursive || s.visits < kCalls) continue;
+    if (g_pair_ns == 0) {
+      const PairCost c = measure_pair_cost();
+      g_pair_ns = c.ok && c.timed > 0 ? c.timed : -1;
+      if (g_pair_ns < 0) return;
+    }
+    const double mean_ns = double(s.incl) * clock_seconds_per_tick() * 1e9 / double(s.visits);
+    if (mean_ns >= kPairs * g_pair_ns || !eligible(r) || region_throttled(r)) continue;
+    const std::string name = throttle_region_descriptors(r);
+    if (name.empty()) continue;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, " (after %" PRIu64 " calls, %.3f us/call, under %g pairs of %.1f ns)", s.visits,
+                  mean_ns * 1e-3, kPairs, g_pair_ns);
+    record_throttled(name, s.visits, buf);
+  }
+}
+
+void *loop(void *) {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);
+  long period = kFirstTickNs;
+  pthread_mutex_lock(&g_lock);
+  for (;;) {
+    timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    next.tv_nsec += period;
+    next.tv_sec += next.tv_nsec / 1'000'000'000L;
+    next.tv_nsec %= 1'000'000'000L;
+    while (!g_stop && pthread_cond_timedwait(&g_wake, &g_lock, &next) != ETIMEDOUT) {
+    }
+    if (g_stop) break;
+    pthread_mutex_unlock(&g_lock);
+    tick();
+    pthread_mutex_lock(&g_lock);
+    if (period < kMaxTickNs) period = period * 2 < kMaxTickNs ? period * 2 : kMaxTickNs;
+  }
+  pthread_mutex_unlock(&g_lock);
+  return nullptr;
+}
+
+void after_fork_child() { g_running = false; }
+
+}  // namespace
+
+void auto_throttle_start() {
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&g_wake, &ca);
+  pthread_condattr_destroy(&ca);
+  if (pthread_create(&g_thread, nullptr, loop, nullptr) != 0) return;  // then nothing is throttled
+  g_running = true;
+  pthread_atfork(nullptr, nullptr, after_fork_child);
+}
+
+void auto_throttle_stop() {
+  if (!g_running || pthread_equal(pthread_self(), g_thread)) return;
+  pthread_mutex_lock(&g_lock);
+  g_stop = true;
+  pthread_cond_signal(&g_wake);
+  pthread_mutex_unlock(&g_lock);
+  // A tick in progress finishes first (it holds the thread-list lock at
+  // times); should it not end within 5 s, the build goes on regardless.
+  timespec limit;
+  clock_gettime(CLOCK_REALTIME, &limit);
+  limit.tv_sec += 5;
+  pthread_timedjoin_np(g_thread, nullptr, &limit);
+  g_running = false;
+}
+
+}  // namespace hcc::rt

@@ -1,0 +1,77 @@
+// End-to-end test of the default throttling (runtime/core/auto_throttle.cpp):
+// a program built through the real `hcc` with every function instrumented,
+// run with HCC_THROTTLE unset and with HCC_THROTTLE=off, checked through
+// hcc-report. What must hold whatever the machine's load: the cheap function
+// is throttled and named with its evidence, every visit is still counted on
+// its call path (the two trees are equal), the costly, the recursive and the
+// trunk functions stay timed, and the program prints the same.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "e2e_support.hpp"
+
+namespace hcc::e2e {
+namespace {
+
+const std::string kProgram = std::string(HCC_FILTER_PROGRAMS) + "/throttle_mix.cpp";
+
+RunResult run_in(const std::string &dir, const std::string &exe, const std::string &tag, const std::string &env) {
+  return run("cd " + shell_quote(dir) + " && env HCC_VERBOSE=0 HCC_OUTPUT_DIR=" + shell_quote(dir + "/out-" + tag) +
+             " " + env + " " + shell_quote(exe));
+}
+
+std::map<std::string, long long> visits_by_path(const Profile &p) {
+  std::map<std::string, long long> t;
+  for (const std::string &path : p.paths()) t[path] = p.visits(path);
+  return t;
+}
+
+// The summary's line for `name` in THROTTLED REGIONS, or "".
+std::string throttled_line(const std::string &summary, const std::string &name) {
+  const size_t at = summary.find("\n  " + name + " (after ");
+  if (at == std::string::npos) return "";
+  return summary.substr(at + 3, summary.find('\n', at + 1) - at - 3);
+}
+
+TEST(Throttle, ByDefaultACheapFunctionIsTimedNoMoreButEveryVisitCountedOnItsPath) {
+  const std::string dir = scratch_dir("throttle-default");
+  const std::string exe = dir + "/app";
+  const RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + shell_quote(kProgram) + " -o " +
+                          shell_quote(exe));
+  ASSERT_EQ(b.status, 0) << b.err;
+  const RunResult on = run_in(dir, exe, "default", "");
+  ASSERT_EQ(on.status, 0) << on.err;
+  const RunResult off = run_in(dir, exe, "off", "HCC_THROTTLE=off");
+  ASSERT_EQ(off.status, 0) << off.err;
+  EXPECT_EQ(on.out, off.out);
+
+  const std::string summary = read_file(dir + "/out-default/summary.txt");
+  EXPECT_NE(summary.find("THROTTLED REGIONS (timed until the calls shown; every visit counted"), std::string::npos)
+      << summary;
+  const std::string tiny = throttled_line(summary, "tiny(unsigned int)");
+  ASSERT_FALSE(tiny.empty()) << summary;
+  EXPECT_NE(tiny.find(" us/call, under 10 pairs of "), std::string::npos) << tiny;
+  // Judged once it had 100 000 visits, and before the run's 3 000 000 ended.
+  const double timed = std::atof(tiny.c_str() + tiny.find("(after ") + 7);
+  EXPECT_GE(timed, 100000) << tiny;
+  EXPECT_LT(timed, 3000000) << tiny;
+  // heavy: 120 000 calls of several microseconds (far above 10 pairs);
+  // rec: recursive; caller_a, caller_b, main: few calls.
+  for (const char *kept : {"heavy(unsigned int)", "rec(unsigned int, unsigned int)", "caller_a", "caller_b", "main"})
+    EXPECT_EQ(throttled_line(summary, kept), "") << kept << "\n" << summary;
+  EXPECT_EQ(read_file(dir + "/out-off/summary.txt").find("THROTTLED"), std::string::npos);
+
+  // Every visit of every call path, as when nothing is throttled: tiny's
+  // 2 000 000 below caller_a and 1 000 000 below caller_b included.
+  const Profile p_on = Profile::load(dir + "/out-default"), p_off = Profile::load(dir + "/out-off");
+  EXPECT_EQ(visits_by_path(p_on), visits_by_path(p_off));
+  EXPECT_EQ(p_on.visits("main/caller_a/tiny"), 2000000);
+  EXPECT_EQ(p_on.visits("main/caller_b/tiny"), 1000000);
+  EXPECT_EQ(p_on.total_visits("heavy"), 120000);
+}
+
+}  // namespace
+}  // namespace hcc::e2e
