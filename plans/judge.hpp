@@ -104,6 +104,7 @@ struct Verdict {
   double own_ns = 0;         // own work per visit, central estimate
   double pair_ns = 0;        // the pair cost of the runs it was measured in, weighted by calls
   double count_ns = 0;       // a counted pair's, likewise (never above the pair)
+  double paid_ns = 0;        // what its measurement cost per visit in the runs (below pair_ns when throttled)
   double saving_s = 0;       // calls x (pair + kInlinedShare x own work)
   double incl_share = 0;     // inclusive time over the runs' measured time
   bool recursive = false;    // it recursed, or ran inside a recursion libhcc folded (count mode would take the timed paths)
