@@ -16,8 +16,10 @@
 // reaches 100 000 visits, so a short program pays nothing.
 //
 // Left alone: `main`, OpenMP, MPI and user regions (not functions), counted
-// regions, and recursive functions (a folded frame or a fold link), whose open
-// frames a throttled exit could not tell from its own. Not while a per-event
+// regions, and recursive functions (a fold link, or a call path open twice at
+// once in recursion mode), whose open frames a throttled exit could not tell
+// from its own. A function called inside a recursion without recursing is
+// throttled like any other. Not while a per-event
 // service runs (tracing, counters, HCC_SELECT/HCC_PRUNE): it asks for every
 // event. A fork child is not throttled (the thread is not copied).
 #include "auto_throttle.hpp"
@@ -71,7 +73,9 @@ std::vector<Sum> region_sums() {
       if (r == 0 || int32_t(r) < 0) return;
       if (r >= sums.size()) sums.resize(size_t(r) + 1);
       Sum &s = sums[r];
-      if (n->kind == kForward || __atomic_load_n(&n->max_open, __ATOMIC_RELAXED) > 0) s.recursive = true;
+      // A fold link, or a call path open twice at once in recursion mode:
+      // the function recursed (a leaf called inside a recursion has 1).
+      if (n->kind == kForward || __atomic_load_n(&n->max_open, __ATOMIC_RELAXED) > 1) s.recursive = true;
       if (n->kind != kReal) return;
       s.visits += __atomic_load_n(&n->visits, __ATOMIC_RELAXED);
       s.incl += __atomic_load_n(&n->incl, __ATOMIC_RELAXED);

@@ -32,10 +32,10 @@ namespace hcc::rt {
 namespace {
 
 // First use of the descriptor (registered as counted), a region excluded
-// at run time, or anything the fast path leaves: the timed hooks' paths.
+// or throttled at run time: the timed hooks' paths (hcc_enter counts a
+// throttled visit).
 __attribute__((noinline)) void count_enter_rare(hcc_region_desc *d, uint32_t region) {
   if (region == kExcludedId) return;
-  if (region != 0) return hcc_enter(d);  // throttled: hcc_enter counts the visit
   if (region == 0) {
     if (!t_state) thread_state_create();  // start-up first: the filter decides at registration
     if (register_region(d, /*counted=*/true) == kExcludedId) return;

@@ -2,9 +2,10 @@
 // a program built through the real `hcc` with every function instrumented,
 // run with HCC_THROTTLE unset and with HCC_THROTTLE=off, checked through
 // hcc-report. What must hold whatever the machine's load: the cheap function
-// is throttled and named with its evidence, every visit is still counted on
-// its call path (the two trees are equal), the costly, the recursive and the
-// trunk functions stay timed, and the program prints the same.
+// functions are throttled and named with their evidence (a leaf inside a
+// folded recursion too), every visit is still counted on its call path (the
+// two trees are equal), the costly, the recursive and the trunk functions
+// stay timed, and the program prints the same.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -58,6 +59,8 @@ TEST(Throttle, ByDefaultACheapFunctionIsTimedNoMoreButEveryVisitCountedOnItsPath
   const double timed = std::atof(tiny.c_str() + tiny.find("(after ") + 7);
   EXPECT_GE(timed, 100000) << tiny;
   EXPECT_LT(timed, 3000000) << tiny;
+  // rec_leaf: 220 000 calls of a leaf at the bottom of a folded recursion.
+  EXPECT_NE(throttled_line(summary, "rec_leaf(unsigned int)"), "") << summary;
   // heavy: 120 000 calls of several microseconds (far above 10 pairs);
   // rec: recursive; caller_a, caller_b, main: few calls.
   for (const char *kept : {"heavy(unsigned int)", "rec(unsigned int, unsigned int)", "caller_a", "caller_b", "main"})
@@ -71,6 +74,7 @@ TEST(Throttle, ByDefaultACheapFunctionIsTimedNoMoreButEveryVisitCountedOnItsPath
   EXPECT_EQ(p_on.visits("main/caller_a/tiny"), 2000000);
   EXPECT_EQ(p_on.visits("main/caller_b/tiny"), 1000000);
   EXPECT_EQ(p_on.total_visits("heavy"), 120000);
+  EXPECT_EQ(p_on.total_visits("rec_leaf"), 220000);
 }
 
 }  // namespace
