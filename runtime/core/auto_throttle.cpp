@@ -24,10 +24,6 @@
 // event. A fork child is not throttled (the thread is not copied).
 #include "auto_throttle.hpp"
 
-#include <pthread.h>
-#include <signal.h>
-
-#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <ctime>
@@ -40,6 +36,7 @@
 #include "hcc/region.h"
 #include "registry.hpp"
 #include "selection.hpp"
+#include "service_thread.hpp"
 #include "thread_state.hpp"
 
 namespace hcc::rt {
@@ -48,13 +45,9 @@ namespace {
 
 constexpr uint64_t kCalls = 100000;  // visits before a function is judged
 constexpr double kPairs = 10;        // under this many timed pairs per visit: throttled
-constexpr long kFirstTickNs = 10'000'000, kMaxTickNs = 250'000'000;
+constexpr double kFirstTick = 0.010, kMaxTick = 0.250;  // seconds between turns
 
-pthread_t g_thread;
-bool g_running = false;
-pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-pthread_cond_t g_wake;
-bool g_stop = false;        // under g_lock
+ServiceThread g_thread;
 double g_pair_ns = 0;       // measured at the first candidate; -1: could not be
 std::vector<bool> g_judged;  // regions left alone for good (not functions, main, counted)
 
@@ -117,57 +110,26 @@ void tick() {
 }
 
 void *loop(void *) {
-  sigset_t all;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, nullptr);
-  long period = kFirstTickNs;
-  pthread_mutex_lock(&g_lock);
-  for (;;) {
-    timespec next;
-    clock_gettime(CLOCK_MONOTONIC, &next);
-    next.tv_nsec += period;
-    next.tv_sec += next.tv_nsec / 1'000'000'000L;
-    next.tv_nsec %= 1'000'000'000L;
-    while (!g_stop && pthread_cond_timedwait(&g_wake, &g_lock, &next) != ETIMEDOUT) {
-    }
-    if (g_stop) break;
-    pthread_mutex_unlock(&g_lock);
+  double period = kFirstTick;
+  timespec next;
+  clock_gettime(CLOCK_MONOTONIC, &next);
+  while (!g_thread.sleep_until(next = after(next, period))) {
     tick();
-    pthread_mutex_lock(&g_lock);
-    if (period < kMaxTickNs) period = period * 2 < kMaxTickNs ? period * 2 : kMaxTickNs;
+    clock_gettime(CLOCK_MONOTONIC, &next);  // the next turn a period after this one's end
+    period = period * 2 < kMaxTick ? period * 2 : kMaxTick;
   }
-  pthread_mutex_unlock(&g_lock);
   return nullptr;
 }
 
-void after_fork_child() { g_running = false; }
+void after_fork_child() { g_thread.forget(); }
 
 }  // namespace
 
 void auto_throttle_start() {
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_cond_init(&g_wake, &ca);
-  pthread_condattr_destroy(&ca);
-  if (pthread_create(&g_thread, nullptr, loop, nullptr) != 0) return;  // then nothing is throttled
-  g_running = true;
-  pthread_atfork(nullptr, nullptr, after_fork_child);
+  if (g_thread.start(loop)) pthread_atfork(nullptr, nullptr, after_fork_child);  // else nothing is throttled
 }
 
-void auto_throttle_stop() {
-  if (!g_running || pthread_equal(pthread_self(), g_thread)) return;
-  pthread_mutex_lock(&g_lock);
-  g_stop = true;
-  pthread_cond_signal(&g_wake);
-  pthread_mutex_unlock(&g_lock);
-  // A tick in progress finishes first (it holds the thread-list lock at
-  // times); should it not end within 5 s, the build goes on regardless.
-  timespec limit;
-  clock_gettime(CLOCK_REALTIME, &limit);
-  limit.tv_sec += 5;
-  pthread_timedjoin_np(g_thread, nullptr, &limit);
-  g_running = false;
-}
+// A tick in progress finishes first (it holds the thread-list lock at times).
+void auto_throttle_stop() { g_thread.stop(); }
 
 }  // namespace hcc::rt

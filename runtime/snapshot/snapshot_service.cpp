@@ -48,6 +48,7 @@
 #include "core/profile_builder.hpp"
 #include "core/safe_path.hpp"
 #include "core/service.hpp"
+#include "core/service_thread.hpp"
 #include "core/cubex_writer.hpp"
 #include "config/config.hpp"
 
@@ -57,11 +58,7 @@ namespace {
 
 double g_period = 0;                 // seconds; 0 = off
 std::atomic<bool> g_hold{false};     // libhcc_mpi: the output directory is not known yet
-pthread_t g_thread;
-bool g_running = false;
-pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-pthread_cond_t g_wake;
-bool g_stop = false;                 // under g_lock
+ServiceThread g_thread;
 uint64_t g_start_ns = 0;             // monotonic time of the first event
 unsigned g_taken = 0;
 
@@ -123,43 +120,24 @@ void take() {
 }
 
 void *loop(void *) {
-  sigset_t all;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, nullptr);
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
-  const double whole = std::floor(g_period);
-  auto advance = [&](timespec &t) {
-    t.tv_sec += time_t(whole);
-    t.tv_nsec += long((g_period - whole) * 1e9);
-    if (t.tv_nsec >= 1000000000L) t.tv_sec += 1, t.tv_nsec -= 1000000000L;
-  };
-  advance(next);
-  pthread_mutex_lock(&g_lock);
-  for (;;) {
-    while (!g_stop && pthread_cond_timedwait(&g_wake, &g_lock, &next) != ETIMEDOUT) {
-    }
-    if (g_stop) break;
-    advance(next);  // every SECONDS from the first event, not from the last snapshot's end
+  next = after(next, g_period);
+  while (!g_thread.sleep_until(next)) {
+    next = after(next, g_period);  // every SECONDS from the first event, not from the last snapshot's end
     if (g_hold.load()) continue;
-    pthread_mutex_unlock(&g_lock);
     take();
-    pthread_mutex_lock(&g_lock);
     // A snapshot that took longer than the period: the next one waits a whole period.
     timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec)) {
-      next = now;
-      advance(next);
-    }
+    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec)) next = after(now, g_period);
   }
-  pthread_mutex_unlock(&g_lock);
   return nullptr;
 }
 
 void after_fork_child() {
   // The snapshot thread does not exist in the child; it takes none.
-  g_running = false;
+  g_thread.forget();
 }
 
 bool init() {
@@ -170,36 +148,17 @@ bool init() {
   if (!s) return false;
   g_period = *s;
   g_start_ns = monotonic_ns();
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_cond_init(&g_wake, &ca);
-  pthread_condattr_destroy(&ca);
-  if (pthread_create(&g_thread, nullptr, loop, nullptr) != 0) {
+  if (!g_thread.start(loop)) {
     std::fprintf(stderr, "hcc: error: HCC_SNAPSHOT: cannot start the snapshot thread: %s\n", std::strerror(errno));
     return false;
   }
-  g_running = true;
   pthread_atfork(nullptr, nullptr, after_fork_child);
   return false;  // needs no per-event hook
 }
 
-// The final profile is being built: no snapshot after this one.
-void before_build() {
-  if (!g_running) return;
-  if (pthread_equal(pthread_self(), g_thread)) return;
-  pthread_mutex_lock(&g_lock);
-  g_stop = true;
-  pthread_cond_signal(&g_wake);
-  pthread_mutex_unlock(&g_lock);
-  // A snapshot being written finishes first (it may hold a lock the build
-  // needs); should it not end within 5 s, the build goes on regardless.
-  timespec limit;
-  clock_gettime(CLOCK_REALTIME, &limit);
-  limit.tv_sec += 5;
-  pthread_timedjoin_np(g_thread, nullptr, &limit);
-  g_running = false;
-}
+// The final profile is being built: no snapshot after this one. A snapshot
+// being written finishes first (it may hold a lock the build needs).
+void before_build() { g_thread.stop(); }
 
 const EventService kService = {init, nullptr, nullptr, nullptr, nullptr, before_build};
 
