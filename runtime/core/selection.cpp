@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -202,29 +203,26 @@ PairCost measure_pair_cost() {
       if (inside < best_inside) best_inside = inside;
     }
   }
+  // ns per pair of `pair()`: warmed up, then the best of five rounds.
+  auto best_of_rounds = [](auto pair) {
+    for (int i = 0; i < kWarm; ++i) pair();
+    double best_ns = 1e30;
+    for (int round = 0; round < 5; ++round) {
+      const uint64_t t0 = monotonic_ns();
+      for (int i = 0; i < kPairs; ++i) pair();
+      best_ns = std::min(best_ns, double(monotonic_ns() - t0) / kPairs);
+    }
+    return best_ns;
+  };
   // A counted pair on the same node (count mode's lane: no clock), for the
   // plans' budget, which counts regions instead of timing them.
-  double best_count = 1e30;
-  for (int i = 0; i < kWarm; ++i) hcc_count_enter(&d), hcc_count_exit(&d);
-  for (int round = 0; round < 5; ++round) {
-    uint64_t t0 = monotonic_ns();
-    for (int i = 0; i < kPairs; ++i) hcc_count_enter(&d), hcc_count_exit(&d);
-    const double ns = double(monotonic_ns() - t0) / kPairs;
-    if (ns < best_count) best_count = ns;
-  }
+  const double best_count = best_of_rounds([&] { hcc_count_enter(&d), hcc_count_exit(&d); });
   // A throttled region's enter and exit (its visit counted on the node below
   // the calibration's frame; the exit finds no frame of it).
   hcc_region_desc dt{"hcc calibration (throttled)", nullptr, "", -1, -1, HCC_KIND_ARTIFICIAL,
                      kCalibrationThrottled | kThrottledBit};
-  double best_throttled = 1e30;
   hcc_enter(&d);
-  for (int i = 0; i < kWarm; ++i) hcc_enter(&dt), hcc_exit(&dt);
-  for (int round = 0; round < 5; ++round) {
-    uint64_t t0 = monotonic_ns();
-    for (int i = 0; i < kPairs; ++i) hcc_enter(&dt), hcc_exit(&dt);
-    const double ns = double(monotonic_ns() - t0) / kPairs;
-    if (ns < best_throttled) best_throttled = ns;
-  }
+  const double best_throttled = best_of_rounds([&] { hcc_enter(&dt), hcc_exit(&dt); });
   hcc_exit(&d);
   t_state = saved;
   out.ok = true;
