@@ -159,13 +159,25 @@ constexpr uint32_t kCalibrationThrottled = 0x7FFFFFF1u;
 // nothing the program recorded is touched. Needs the fast paths (no per-event
 // service); each call makes its own scratch state, so the end of the run and
 // the throttling thread (auto_throttle.cpp) never share one.
+// A scratch state, kept for the rest of the process like every thread's
+// state (arenas are never freed) and reachable from this list (one per
+// caller: the end of the run, the throttling thread), so not a leak.
+ThreadState *kept_scratch_state() {
+  static std::mutex lock;
+  static auto *kept = new std::vector<ThreadState *>;
+  ThreadState *ts = thread_state_alloc();
+  if (ts) {
+    std::lock_guard<std::mutex> hold(lock);
+    kept->push_back(ts);
+  }
+  return ts;
+}
+
 PairCost measure_pair_cost() {
   PairCost out;
   if (!g_fast_events) return out;  // the general paths call services: not on a scratch state
   ThreadState *saved = t_state;
-  // Kept for the rest of the process, like every thread's state (arenas are
-  // never freed).
-  ThreadState *ts = thread_state_alloc();
+  ThreadState *ts = kept_scratch_state();
   if (!ts) return out;
   cct_init(ts->cct, 0);
   ts->capacity = 64;
