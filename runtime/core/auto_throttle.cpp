@@ -19,9 +19,9 @@
 // regions, and recursive functions (a fold link, or a call path open twice at
 // once in recursion mode), whose open frames a throttled exit could not tell
 // from its own. A function called inside a recursion without recursing is
-// throttled like any other. Not while a per-event
-// service runs (tracing, counters, HCC_SELECT/HCC_PRUNE): it asks for every
-// event. A fork child is not throttled (the thread is not copied).
+// throttled like any other. Nothing is throttled while a per-event service
+// runs (tracing, counters, HCC_SELECT/HCC_PRUNE: it asks for every event),
+// nor in a fork child (the thread is not copied).
 #include "auto_throttle.hpp"
 
 #include <cinttypes>

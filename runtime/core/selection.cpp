@@ -122,14 +122,15 @@ bool selection_init() {
   if (const char *v = config::nonempty("HCC_THROTTLE"); v && std::strcmp(v, "auto") != 0) {
     const std::optional<bool> on = config::parse_switch(v);
     automatic = on.value_or(false);
-    const std::string bad = on ? std::string() : parse_throttle(v);
-    if (on) {
-    } else if (bad.empty()) {
-      g_throttle = true;
-      g_throttle_ticks = uint64_t(g_throttle_usec * 1e-6 / clock_seconds_per_tick());
-      set_profile_attr("hcc.throttle", v);
-    } else {
-      std::fprintf(stderr, "hcc: error: HCC_THROTTLE='%s' %s; not throttling\n", v, bad.c_str());
+    if (!on) {
+      const std::string bad = parse_throttle(v);
+      if (bad.empty()) {
+        g_throttle = true;
+        g_throttle_ticks = uint64_t(g_throttle_usec * 1e-6 / clock_seconds_per_tick());
+        set_profile_attr("hcc.throttle", v);
+      } else {
+        std::fprintf(stderr, "hcc: error: HCC_THROTTLE='%s' %s; not throttling\n", v, bad.c_str());
+      }
     }
   }
   if (automatic) auto_throttle_start();
