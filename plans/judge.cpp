@@ -262,7 +262,9 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
 // not enough, the counted regions that are not the trunk are left out,
 // in the same order. A counted region still costs a counted pair a visit;
 // its saving is the rest of its pair, its own work stays (it is still
-// called the same way).
+// called the same way). The budget is kept in timed pairs (pair_ns); the
+// savings are against what the runs paid (paid_ns: less for a throttled
+// region, whose later visits were only counted).
 // A kernel (kKernelPairs): the budget keeps it timed.
 bool is_kernel(const Verdict &v) { return v.own_ns >= kKernelPairs * v.pair_ns; }
 
@@ -287,6 +289,8 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
     return a.own_ns != b.own_ns ? a.own_ns < b.own_ns : a.name < b.name;
   });
   auto within = [&] { return kept_pairs_s - kernel_pairs_s <= budget * base_s; };
+  // What counting a region takes off the budget: the clock's part of its pairs.
+  auto counting_frees = [](const Verdict &v) { return v.calls * std::max(0.0, v.pair_ns - v.count_ns) * 1e-9; };
   std::vector<Verdict> stay;
   for (Verdict &v : order) {
     if (within() || (v.recursive && v.trunk)) {
@@ -294,12 +298,12 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
     } else if (is_kernel(v)) {
       stay.push_back(v);  // a kernel: timed, whatever the budget says
     } else if (v.recursive) {
-      v.saving_s = v.calls * v.pair_ns * 1e-9;  // its own work stays: it is work
-      kept_pairs_s -= v.saving_s;
+      kept_pairs_s -= v.calls * v.pair_ns * 1e-9;
+      v.saving_s = v.calls * v.paid_ns * 1e-9;  // its own work stays: it is work
       j.over.push_back(v);
     } else {
-      v.saving_s = v.calls * std::max(0.0, v.pair_ns - v.count_ns) * 1e-9;
-      kept_pairs_s -= v.saving_s;
+      kept_pairs_s -= counting_frees(v);
+      v.saving_s = v.calls * std::max(0.0, v.paid_ns - v.count_ns) * 1e-9;
       j.counted.push_back(v);
     }
   }
@@ -310,16 +314,15 @@ void apply_budget(Judgement &j, double budget, double kept_pairs_s, double base_
       ++i;
       continue;
     }
-    const double rest = v.calls * v.count_ns * 1e-9;
-    v.saving_s += rest;
-    kept_pairs_s -= rest;
+    kept_pairs_s -= v.calls * v.count_ns * 1e-9;
+    v.saving_s = v.calls * v.paid_ns * 1e-9;
     j.over.push_back(v);
     j.counted.erase(j.counted.begin() + long(i));
   }
   // Counted regions the budget no longer needs (the ones left out made the
   // room) are timed again, most own work first.
   for (size_t i = j.counted.size(); i-- > 0;) {
-    const double back = j.counted[i].saving_s;
+    const double back = counting_frees(j.counted[i]);
     if (kept_pairs_s + back - kernel_pairs_s > budget * base_s) continue;
     kept_pairs_s += back;
     j.counted[i].saving_s = 0;
@@ -378,13 +381,6 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
   for (const auto *list : {&unmatched, &j.work, &j.trunk})
     for (const Verdict &v : *list) kept_pairs_s += v.calls * v.pair_ns * 1e-9;
   apply_budget(j, rule.budget, kept_pairs_s, j.total_cpu - all_pairs_s, std::move(unmatched));
-  // Against the run measured, counting or leaving out a throttled region
-  // saves what its visits paid there (paid_ns), not the timed pairs the
-  // budget priced them at.
-  for (Verdict &v : j.counted)
-    if (v.paid_ns < v.pair_ns && v.saving_s > 0) v.saving_s = v.calls * std::max(0.0, v.paid_ns - v.count_ns) * 1e-9;
-  for (Verdict &v : j.over)
-    if (v.paid_ns < v.pair_ns) v.saving_s = v.calls * v.paid_ns * 1e-9;
   auto by_saving = [](const Verdict &a, const Verdict &b) {
     return a.saving_s != b.saving_s ? a.saving_s > b.saving_s : a.name < b.name;
   };

@@ -49,7 +49,7 @@ constexpr double kFirstTick = 0.010, kMaxTick = 0.250;  // seconds between turns
 
 ServiceThread g_thread;
 double g_pair_ns = 0;       // measured at the first candidate; -1: could not be
-std::vector<bool> g_judged;  // regions left alone for good (not functions, main, counted)
+std::vector<bool> g_decided;  // regions throttled, or left alone for good (not functions, main, counted)
 
 struct Sum {
   uint64_t visits = 0, incl = 0;
@@ -77,14 +77,16 @@ std::vector<Sum> region_sums() {
   return sums;
 }
 
+bool decided(uint32_t r) { return r < g_decided.size() && g_decided[r]; }
+
+void decide(uint32_t r) {
+  if (r >= g_decided.size()) g_decided.resize(size_t(r) + 1);
+  g_decided[r] = true;
+}
+
 bool eligible(uint32_t r) {
-  if (r < g_judged.size() && g_judged[r]) return false;
   RegionInfo info;
-  if (!region_info(r, &info)) return false;
-  if (info.kind == HCC_KIND_FUNCTION && !info.counted && info.name != "main") return true;
-  if (r >= g_judged.size()) g_judged.resize(size_t(r) + 1);
-  g_judged[r] = true;
-  return false;
+  return region_info(r, &info) && info.kind == HCC_KIND_FUNCTION && !info.counted && info.name != "main";
 }
 
 void tick() {
@@ -92,15 +94,16 @@ void tick() {
   const std::vector<Sum> sums = region_sums();
   for (uint32_t r = 1; r < sums.size(); ++r) {
     const Sum &s = sums[r];
-    if (s.recursive || s.visits < kCalls) continue;
+    if (s.recursive || s.visits < kCalls || decided(r)) continue;
     if (g_pair_ns == 0) {
       const PairCost c = measure_pair_cost();
       g_pair_ns = c.ok && c.timed > 0 ? c.timed : -1;
       if (g_pair_ns < 0) return;
     }
     const double mean_ns = double(s.incl) * clock_seconds_per_tick() * 1e9 / double(s.visits);
-    if (mean_ns >= kPairs * g_pair_ns || !eligible(r) || region_throttled(r)) continue;
-    const std::string name = throttle_region_descriptors(r);
+    if (mean_ns >= kPairs * g_pair_ns) continue;
+    decide(r);  // throttled now, or never: each region is looked up once
+    const std::string name = eligible(r) ? throttle_region_descriptors(r) : std::string();
     if (name.empty()) continue;
     char buf[160];
     std::snprintf(buf, sizeof buf, " (after %" PRIu64 " calls, %.3f us/call, under %g pairs of %.1f ns)", s.visits,

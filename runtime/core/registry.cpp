@@ -174,13 +174,6 @@ std::string throttle_region_descriptors(uint32_t id) {
   return name;
 }
 
-bool region_throttled(uint32_t id) {
-  pthread_mutex_lock(&g_lock);
-  const bool t = id >= 1 && id - 1 < throttled().size() && throttled()[id - 1];
-  pthread_mutex_unlock(&g_lock);
-  return t;
-}
-
 std::string region_name(uint32_t id) {
   pthread_mutex_lock(&g_lock);
   std::string name = id >= 1 && id - 1 < regions().size() ? regions()[id - 1].name : std::string();

@@ -48,9 +48,6 @@ uint32_t register_depth_limit_region(uint32_t max_depth) __attribute__((noinline
 // already.
 std::string throttle_region_descriptors(uint32_t id) __attribute__((noinline, cold));
 
-// Whether region `id` (descriptor value) was throttled.
-bool region_throttled(uint32_t id);
-
 // Whether the region with descriptor value `id` is an OpenMP construct
 // (HCC_KIND_OPENMP, HCC_KIND_OMP_*). Async-signal-safe (one atomic load):
 // the sampling handler asks it of the frame a sample hangs below. Ids past

@@ -153,13 +153,6 @@ bool selection_init() {
 constexpr uint32_t kCalibrationRegion = 0x7FFFFFF0u;
 constexpr uint32_t kCalibrationThrottled = 0x7FFFFFF1u;
 
-}  // namespace
-
-// The cost of one enter/exit pair, measured on a scratch thread state (not a
-// location, not in the profile) with a region id no descriptor has, so
-// nothing the program recorded is touched. Needs the fast paths (no per-event
-// service); each call makes its own scratch state, so the end of the run and
-// the throttling thread (auto_throttle.cpp) never share one.
 // A scratch state, kept for the rest of the process like every thread's
 // state (arenas are never freed) and reachable from this list (one per
 // caller: the end of the run, the throttling thread), so not a leak.
@@ -174,6 +167,13 @@ ThreadState *kept_scratch_state() {
   return ts;
 }
 
+}  // namespace
+
+// The cost of one enter/exit pair, measured on a scratch thread state (not a
+// location, not in the profile) with a region id no descriptor has, so
+// nothing the program recorded is touched. Needs the fast paths (no per-event
+// service); each call makes its own scratch state, so the end of the run and
+// the throttling thread (auto_throttle.cpp) never share one.
 PairCost measure_pair_cost() {
   PairCost out;
   if (!g_fast_events) return out;  // the general paths call services: not on a scratch state

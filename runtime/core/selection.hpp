@@ -29,10 +29,9 @@ constexpr uint32_t kPauseRegion = 0xFFFFFFFEu;
 // A throttled region's descriptors hold its id with this bit set: negative
 // as an int32_t, like kExcludedId, so hcc_enter's one signed compare sends
 // both (and unregistered 0) to its rare path, where a throttled enter only
-// counts a visit (throttled_visit), and hcc_exit's one sign test returns
-// for both before reading the clock. Region ids stay below 2^31.
+// counts a visit (hooks.cpp, throttled_visit_), and hcc_exit's one sign test
+// sends both to exit_rare before reading the clock. Region ids stay below 2^31.
 constexpr uint32_t kThrottledBit = 0x80000000u;
-inline bool is_throttled_id(uint32_t id) { return (id & kThrottledBit) && id != kExcludedId; }
 
 enum : uint8_t { kFlagSelect = 1, kFlagPrune = 2, kFlagThrottled = 4 };
 
