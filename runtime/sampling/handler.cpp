@@ -250,6 +250,11 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
       if (start == g_main_start) {  // a thread with no base: main is the outermost frame shown
         if (*n == max) return kFailed;
         frames[(*n)++] = start;
+        // main's CFA becomes the thread's base: after main returns, a
+        // sample in exit's handlers ends at `exit`, not at libc's start-up.
+        unw_word_t sp = 0;
+        if (b->base_sp == ~uintptr_t(0) && unw_step(c) > 0 && unw_get_reg(c, UNW_REG_SP, &sp) == 0)
+          b->base_sp = uintptr_t(sp);
         return kOk;
       }
     }

@@ -136,6 +136,26 @@ uintptr_t to_first_user_frame(unw_cursor_t *c) {
   return 0;
 }
 
+// The main thread's base, once main runs: main's CFA, the stack pointer of
+// the libc frame that called main and calls `exit` after it. Walks stop at
+// main while main is on the stack; after it returns, a sample in exit's
+// handlers (a static destructor, ld.so's teardown) ends at `exit` instead of
+// showing libc's start-up frames. Found at the first function registered
+// on the main thread (the walk that reaches an uninstrumented main sets it
+// too, handler.cpp). `c` is at that function's frame, `start` its start.
+uintptr_t g_main = 0;
+void note_main_base(unw_cursor_t *c, uintptr_t start) {
+  Buffer *b = current_buffer();
+  if (!g_main || !b || b->base_sp != ~uintptr_t(0) || b->ts->tid != getpid()) return;
+  for (int i = 0; i < 64 && start != g_main; ++i) {
+    unw_word_t pc = 0;
+    if (unw_step(c) <= 0 || unw_get_reg(c, UNW_REG_IP, &pc) != 0) return;
+    start = function_start_slow(uintptr_t(pc) - 1);
+  }
+  unw_word_t sp = 0;
+  if (start == g_main && unw_step(c) > 0 && unw_get_reg(c, UNW_REG_SP, &sp) == 0) b->base_sp = uintptr_t(sp);
+}
+
 // Registration of a function descriptor: the function that called hcc_enter
 // is instrumented (hooks.cpp reaches register_region by tail calls, so the
 // frames between are the runtime's).
@@ -143,7 +163,9 @@ void on_function_registered(const hcc_region_desc *) {
   unw_context_t ctx;
   unw_cursor_t c;
   if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0) return;
-  note_instrumented_function(to_first_user_frame(&c));
+  uintptr_t start = to_first_user_frame(&c);
+  note_instrumented_function(start);
+  note_main_base(&c, start);
 }
 
 // The thread's base: the CFA of the first user frame at its first event
@@ -233,7 +255,7 @@ bool init() {
   if (g_cpu_metric < 0) return false;
   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
   scan_code_ranges();
-  if (g_started_at_load) set_main_start(find_main());
+  if (g_started_at_load) set_main_start(g_main = find_main());
   set_function_registered_hook(on_function_registered);
   set_path_source(&kSampledPaths);
   struct sigaction sa;
