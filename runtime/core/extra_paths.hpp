@@ -38,10 +38,20 @@ struct AddedPath {
   }
 };
 
+// An amount the service adds to an extra counter of one of the thread's
+// own nodes for this build only (sampling: samples it kept in its table
+// that turn out to be the node's own).
+struct ExtraAdd {
+  int node;    // index among the thread's nodes
+  int metric;  // extra-counter index
+  uint64_t amount;
+};
+
 struct PathSource {
   void (*prepare)();
   void (*add)(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vector<int> &parent,
-              const std::vector<uint64_t> &incl, uint64_t now, std::vector<AddedPath> &out);
+              const std::vector<uint64_t> &incl, uint64_t now, std::vector<AddedPath> &out,
+              std::vector<ExtraAdd> &adds);
 };
 
 // Set once at start-up (services_init), read by every build; null = none.

@@ -111,6 +111,7 @@ struct ThreadNodes {
   std::vector<uint64_t> recursive;  // visits that were recursive calls (made through fold links)
   std::vector<uint64_t> recursive_calls;  // calls this node made through fold links
   std::vector<AddedPath> added;     // a service's own call paths (extra_paths.hpp), kept alive here
+  std::vector<ExtraAdd> extra_adds;  // and what it adds to the nodes' own counters
 };
 
 // Appends the call paths a service adds below this thread's nodes
@@ -118,7 +119,7 @@ struct ThreadNodes {
 void add_service_paths(ThreadState *ts, ThreadNodes &t, uint64_t now) {
   const PathSource *src = path_source();
   if (!src) return;
-  src->add(ts, t.nodes, t.parent, t.incl, now, t.added);
+  src->add(ts, t.nodes, t.parent, t.incl, now, t.added, t.extra_adds);
   for (const AddedPath &a : t.added) {
     t.nodes.push_back(a.node());
     t.parent.push_back(a.parent);
@@ -436,6 +437,8 @@ Profile build_local_profile(BuildFor what) {
         own[i] = t.nodes[i]->extra()[k];
         if (const Node *px = proxy_of(t.nodes[i])) folded[i] = px->extra()[k];
       }
+      for (const ExtraAdd &a : t.extra_adds)
+        if (a.metric == int(k) && a.node >= 0 && size_t(a.node) < n) own[size_t(a.node)] += a.amount;
       std::vector<double> v(n);
       if (extras[k].inclusive_counts) {
         const std::vector<int64_t> ex = exclusive(with_folded_shares(t, std::move(own), std::move(folded)));

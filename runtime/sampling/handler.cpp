@@ -32,7 +32,9 @@ bool g_caches = true;
 uintptr_t g_main_start = 0;  // set_main_start
 
 // --- code ranges ---------------------------------------------------------
-enum RangeKind : uint8_t { kHcc = 1, kOpenMpRuntime = 2, kPlt = 3 };
+// kSystem: a library under /lib or /usr/lib, named from its symbol table
+// only (symbols.cpp), so its frames are keyed by function start, not site.
+enum RangeKind : uint8_t { kHcc = 1, kOpenMpRuntime = 2, kPlt = 3, kSystem = 4 };
 struct Range {
   uintptr_t lo, hi;
   uint8_t kind;
@@ -56,7 +58,9 @@ int range_kind(uintptr_t ip) {
   return 0;
 }
 
-int add_ranges(struct dl_phdr_info *info, size_t, void *) {
+// `system` (bool*): the pass for system libraries (kSystem), after hcc's
+// and the PLTs' ranges, which take precedence (the first range found wins).
+int add_ranges(struct dl_phdr_info *info, size_t, void *system) {
   const char *path = info->dlpi_name ? info->dlpi_name : "";
   const char *base = std::strrchr(path, '/');
   base = base ? base + 1 : path;
@@ -65,7 +69,10 @@ int add_ranges(struct dl_phdr_info *info, size_t, void *) {
   else if (std::strncmp(base, "libgomp", 7) == 0 || std::strncmp(base, "libomp", 6) == 0 ||
            std::strncmp(base, "libiomp", 7) == 0)
     kind = kOpenMpRuntime;
-  if (!kind) return 0;
+  else
+    for (const char *dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"})
+      if (std::strncmp(path, dir, std::strlen(dir)) == 0) kind = kSystem;
+  if (!kind || (kind == kSystem) != *static_cast<bool *>(system)) return 0;
   for (int i = 0; i < info->dlpi_phnum && g_nranges < kMaxRanges; ++i) {
     const ElfW(Phdr) &ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
@@ -223,10 +230,13 @@ struct Slots {
   int n = 0;
 };
 Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool skip_hcc_top,
-          Slots *slots = nullptr, const Node *anchor = nullptr) {
+          Slots *slots = nullptr, const Node *anchor = nullptr, bool sites = false) {
   const bool openmp_anchor = anchor && region_is_openmp(anchor->region);
   const uintptr_t anchor_function = anchor ? pushed_function(anchor->region) : 0;
-  bool top = true;
+  // Frames keyed by site (sampling.hpp) while the table has room: a full
+  // one would lose samples, keyed by function start it loses detail only.
+  sites = sites && b->used < b->cap / 2;
+  bool top = true, exact = true;  // the first frame's IP is the interrupted instruction's
   for (;;) {
     unw_word_t pc = 0;
     unw_get_reg(c, UNW_REG_IP, &pc);
@@ -236,20 +246,29 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
     if (kind == kHcc && !(skip_hcc_top && top)) return kInsideHcc;
     if (kind != kHcc) top = false;
     if (kind == kOpenMpRuntime && openmp_anchor) return kOk;
-    uintptr_t start = 0;
-    if (kind == 0 || kind == kPlt) {  // the OpenMP runtime's frames are skipped
+    uintptr_t start = 0, key = 0;
+    if (kind == 0 || kind == kPlt || kind == kSystem) {  // the OpenMP runtime's frames are skipped
       start = frame_start(b, c, uintptr_t(pc));
       if (!start) return kFailed;  // no unwind information: the rest cannot be trusted
       // One unwind entry covers a whole PLT section: the stub itself is
       // the frame's function, so each target gets a name (symbols.cpp).
       if (kind == kPlt) start = plt_stub(uintptr_t(pc));
+      // A return address is the instruction after the call: the call's
+      // inlined context is that of the byte before.
+      key = sites && kind == 0 ? (uintptr_t(pc) - (exact ? 0 : 1)) | kSiteBit : start;
       // The shadow stack has the rest: an instrumented function, or the
       // anchor itself when it is a frame unwound and pushed before (an
-      // OpenMP fork's, an MPI call's).
+      // OpenMP fork's, an MPI call's). The calls inlined into the anchor's
+      // function at this site go below the anchor.
+      if (start == anchor_function && (key & kSiteBit)) {
+        if (*n == max) return kFailed;
+        frames[(*n)++] = key | kInlinedOnlyBit;
+        return kOk;
+      }
       if (is_instrumented_function(start) || start == anchor_function) return kOk;
       if (start == g_main_start) {  // a thread with no base: main is the outermost frame shown
         if (*n == max) return kFailed;
-        frames[(*n)++] = start;
+        frames[(*n)++] = key;
         // main's CFA becomes the thread's base: after main returns, a
         // sample in exit's handlers ends at `exit`, not at libc's start-up.
         unw_word_t sp = 0;
@@ -259,6 +278,7 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
       }
     }
     const int r = unw_step(c);
+    exact = false;
     if (r < 0) return kFailed;
     if (r > 0) {
       // This frame's CFA is the caller's stack pointer: above the thread's
@@ -276,7 +296,7 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
     }
     if (start) {
       if (*n == max) return kFailed;
-      frames[(*n)++] = start;
+      frames[(*n)++] = key;
     }
     if (r == 0) return kOk;  // the outermost frame
   }
@@ -302,12 +322,15 @@ bool in_plt(uintptr_t addr) { return range_kind(addr) == kPlt; }
 
 void scan_code_ranges() {
   g_nranges = 0;
-  dl_iterate_phdr(add_ranges, nullptr);
+  bool system = false;
+  dl_iterate_phdr(add_ranges, &system);
   // hcc's trampolines (include/hcc/detail/bind.h) live in each instrumented
   // module, outside libhcc: a sample in one is a sample in the runtime.
   for_each_trampoline_block(add_hcc_range);
   // After hcc's ranges: libhcc's own PLT stays hcc's.
   for_each_plt_section(add_plt_range);
+  system = true;
+  dl_iterate_phdr(add_ranges, &system);
 }
 
 void flush_pending(Buffer *b) {
@@ -399,7 +422,7 @@ void take_sample(Buffer *b, void *ucv) {
   Walk how = kFailed;
   unw_cursor_t c;
   if (unw_init_local2(&c, reinterpret_cast<unw_context_t *>(uc), UNW_INIT_SIGNAL_FRAME) == 0)
-    how = walk(b, &c, frames, &n, kMaxFrames, false, nullptr, anchor);
+    how = walk(b, &c, frames, &n, kMaxFrames, false, nullptr, anchor, true);
   if (how == kFailed) {
     ++b->failed;
     const uintptr_t failed = kFailedFrame;

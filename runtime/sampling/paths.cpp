@@ -48,6 +48,18 @@ std::unordered_map<uintptr_t, uint32_t> &regions_by_func() {
   static auto *m = new std::unordered_map<uintptr_t, uint32_t>;
   return *m;
 }
+// An inlined function's region, by name, file and line of its declaration.
+std::map<std::string, uint32_t> &inlined_regions() {
+  static auto *m = new std::map<std::string, uint32_t>;
+  return *m;
+}
+// A frame's key (sampling.hpp) -> its regions, outermost first: the
+// function, then the calls inlined at the site (only those for an
+// inlined-only key, which may have none).
+std::unordered_map<uintptr_t, std::vector<uint32_t>> &chains() {
+  static auto *m = new std::unordered_map<uintptr_t, std::vector<uint32_t>>;
+  return *m;
+}
 
 uint32_t register_func(uintptr_t func) {
   hcc_region_desc *d;
@@ -64,34 +76,55 @@ uint32_t register_func(uintptr_t func) {
   return register_region(d);  // leaked, like every descriptor
 }
 
+// Callers hold g_lock.
+uint32_t func_region(uintptr_t func) {
+  auto it = regions_by_func().find(func);
+  if (it != regions_by_func().end()) return it->second;
+  const uint32_t id = register_func(func);
+  regions_by_func()[func] = id;
+  return id;
+}
+
+uint32_t inlined_region(const Symbol &s) {
+  // Marked in its name, so every view (summary, CUBE, flame graph, diff)
+  // tells an inlined call from a call of the function's own copy.
+  const std::string name = s.name + " [inlined]";
+  const std::string key = name + '\0' + s.file + '\0' + std::to_string(s.line);
+  auto it = inlined_regions().find(key);
+  if (it != inlined_regions().end()) return it->second;
+  const uint32_t id = register_region(
+      new hcc_region_desc{strdup(name.c_str()), nullptr, strdup(s.file.c_str()), s.line, -1, HCC_KIND_SAMPLED, 0});
+  inlined_regions()[key] = id;
+  return id;
+}
+
+// Callers hold g_lock.
+void make_chain(uintptr_t key) {
+  if (chains().count(key)) return;
+  std::vector<uint32_t> chain;
+  if (!(key & kSiteBit)) {
+    chain.push_back(func_region(key));
+  } else {
+    const uintptr_t site = key & kSiteMask;
+    const uintptr_t start = function_start_slow(site);
+    if (!(key & kInlinedOnlyBit)) chain.push_back(func_region(start ? start : site));
+    for (const Symbol &s : inlined_at(site)) chain.push_back(inlined_region(s));
+  }
+  chains()[key] = std::move(chain);
+}
+
 void prepare() {
   pthread_mutex_lock(&g_lock);
-  const bool have_off_cpu = regions_by_func().count(kNotOnCpuFrame) != 0;
-  pthread_mutex_unlock(&g_lock);
-  if (!have_off_cpu) {
-    const uint32_t id = register_func(kNotOnCpuFrame);
-    pthread_mutex_lock(&g_lock);
-    regions_by_func()[kNotOnCpuFrame] = id;
-    pthread_mutex_unlock(&g_lock);
-  }
+  func_region(kNotOnCpuFrame);
   uint64_t taken = 0, in_runtime = 0, failed = 0, lost = 0, hits = 0, misses = 0;
   for (Buffer *b : all_buffers()) {
     taken += b->taken, in_runtime += b->in_runtime, failed += b->failed, lost += b->lost;
     hits += b->ip_hits, misses += b->ip_misses;
     const uint32_t used = __atomic_load_n(&b->used, __ATOMIC_ACQUIRE);
-    for (uint32_t j = 0; j < used; ++j) {
-      const uintptr_t func = __atomic_load_n(&b->table[b->by_order[j]].func, __ATOMIC_ACQUIRE);
-      if (!func) continue;
-      pthread_mutex_lock(&g_lock);
-      bool known = regions_by_func().count(func) != 0;
-      pthread_mutex_unlock(&g_lock);
-      if (known) continue;
-      const uint32_t id = register_func(func);
-      pthread_mutex_lock(&g_lock);
-      regions_by_func()[func] = id;
-      pthread_mutex_unlock(&g_lock);
-    }
+    for (uint32_t j = 0; j < used; ++j)
+      if (const uintptr_t key = __atomic_load_n(&b->table[b->by_order[j]].func, __ATOMIC_ACQUIRE)) make_chain(key);
   }
+  pthread_mutex_unlock(&g_lock);
   set_profile_attr("hcc.sampling.samples",
                    std::to_string(taken) + " taken, " + std::to_string(in_runtime) +
                        " inside hcc's runtime (counted at the next call path), " + std::to_string(failed) +
@@ -100,27 +133,31 @@ void prepare() {
                        " hits, " + std::to_string(misses) + " misses");
 }
 
-uint32_t region_of(uintptr_t func) {
-  pthread_mutex_lock(&g_lock);
-  auto it = regions_by_func().find(func);
-  uint32_t id = it == regions_by_func().end() ? 0 : it->second;
-  pthread_mutex_unlock(&g_lock);
-  return id;
-}
-
 Buffer *buffer_of(ThreadState *ts) {
   for (Buffer *b : all_buffers())
     if (b->ts == ts) return b;
   return nullptr;
 }
 
+// One call path made of the table's entries: a region below its parent
+// (another such node, or the anchor).
+struct Path {
+  int up;         // parent Path, or -1: right below the anchor
+  int anchor;     // index in the thread's nodes, or kRoot (the thread itself)
+  uint32_t region;
+  uint64_t count = 0, cpu = 0, sub = 0, sub_ns = 0;
+};
+constexpr int kRoot = -1;
+
 void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vector<int> &parent,
-         const std::vector<uint64_t> &incl, uint64_t now, std::vector<AddedPath> &out) {
+         const std::vector<uint64_t> &incl, uint64_t now, std::vector<AddedPath> &out,
+         std::vector<ExtraAdd> &adds) {
   Buffer *b = buffer_of(ts);
   if (!b) return;
   const uint32_t used = __atomic_load_n(&b->used, __ATOMIC_ACQUIRE);
   if (!used) return;
   const int metric = samples_metric();
+  const int cpu_m = cpu_metric();
   const size_t n = nodes.size();
   std::unordered_map<const Node *, int> index;
   for (size_t i = 0; i < n; ++i) index[nodes[i]] = int(i);
@@ -131,100 +168,115 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
   int64_t root_ex = int64_t(end - b->start_tick);
   for (size_t i = 0; i < n; ++i) (parent[i] >= 0 ? ex[size_t(parent[i])] : root_ex) -= int64_t(incl[i]);
 
-  // Entries in creation order (a parent before its children).
-  constexpr int kInvalid = -2, kRoot = -1;
-  std::vector<int> anchor(used, kInvalid), up(used, -1), fold_to(used, -1);
-  std::vector<uint64_t> count(used, 0), sub(used, 0), cpu(used, 0), sub_ns(used, 0);
-  std::vector<uintptr_t> func(used, 0);
-  std::map<std::pair<int64_t, uintptr_t>, int> kept;  // (parent entry or anchor, function) -> entry
+  // Entries in creation order (a parent before its children). Each adds
+  // its regions below its parent's path, one path per region.
+  // Recursion folds as instrumented recursion does (runtime/core/fold.hpp):
+  // a region already on the path takes the frame's samples on its first
+  // occurrence, and the frames below hang below it, so fib's thirty
+  // sampled levels are one path, not thirty. Folding makes siblings of
+  // frames that had different parents: a region meeting a path of its own
+  // below the same parent joins it.
+  constexpr int kInvalid = -2;
+  std::vector<Path> paths;
+  std::map<std::pair<int64_t, uint32_t>, int> child;  // (parent path, or -2 - anchor; region) -> path
+  std::vector<int> at(used, kInvalid);   // entry -> its innermost path, -1 = the anchor itself
+  std::vector<int> anchor_of(used, kInvalid);
+  std::vector<uint64_t> self_count(n + 1, 0), self_ns(n + 1, 0);  // samples given back to anchors
+  pthread_mutex_lock(&g_lock);
   for (uint32_t j = 0; j < used; ++j) {
     const Entry &e = b->table[b->by_order[j]];
-    func[j] = __atomic_load_n(&e.func, __ATOMIC_ACQUIRE);
-    if (!func[j]) continue;
-    count[j] = e.count;
-    cpu[j] = e.cpu_ns;
+    const uintptr_t key = __atomic_load_n(&e.func, __ATOMIC_ACQUIRE);
+    if (!key) continue;
+    auto chain = chains().find(key);
+    if (chain == chains().end()) continue;  // made after prepare(): next build
+    int cur = -1, anchor = kInvalid;
     const uintptr_t tag = e.parent;
     if (tag & 1) {
       const uint32_t slot = uint32_t(tag >> 1);
       if (slot >= b->cap) continue;
       const uint32_t p = b->table[slot].order;
-      if (p >= j || (anchor[p] == kInvalid && fold_to[p] < 0)) continue;
-      up[j] = fold_to[p] >= 0 ? fold_to[p] : int(p);  // below the entry its parent folded into
-      anchor[j] = anchor[size_t(up[j])];
+      if (p >= j || at[p] == kInvalid) continue;
+      cur = at[p];
+      anchor = anchor_of[p];
     } else if (tag == uintptr_t(&ts->cct.root)) {
-      anchor[j] = kRoot;
+      anchor = kRoot;
     } else {
       auto it = index.find(reinterpret_cast<const Node *>(tag));
-      if (it != index.end()) anchor[j] = it->second;
+      if (it == index.end()) continue;
+      anchor = it->second;
     }
-    if (!region_of(func[j])) anchor[j] = kInvalid;  // made after prepare(): next build
-    // Recursion folds as instrumented recursion does (runtime/core/fold.hpp):
-    // a frame whose function is already on its sampled path counts on that
-    // earlier entry, and its callees hang below it (a parent comes before
-    // its children, so theirs is redirected already), so fib's thirty
-    // sampled levels are one path, not thirty.
-    // Folding makes siblings of frames that had different parents, so a
-    // function may then meet an entry of its own below the same parent: the
-    // two are one path too.
-    if (anchor[j] == kInvalid) continue;
-    int into = -1;
-    for (int k = up[j]; k >= 0 && into < 0; k = up[size_t(k)])
-      if (func[size_t(k)] == func[j]) into = k;
-    const int64_t below = up[j] >= 0 ? up[j] : -2 - int64_t(anchor[j]);  // an entry, or an anchor
-    if (into < 0) {
-      auto [it, fresh] = kept.emplace(std::make_pair(below, func[j]), int(j));
-      if (!fresh) into = it->second;
+    for (uint32_t region : chain->second) {
+      int into = -1;
+      for (int k = cur; k >= 0 && into < 0; k = paths[size_t(k)].up)
+        if (paths[size_t(k)].region == region) into = k;
+      if (into < 0) {
+        const int64_t below = cur >= 0 ? cur : -2 - int64_t(anchor);
+        auto [it, fresh] = child.emplace(std::make_pair(below, region), int(paths.size()));
+        if (fresh) paths.push_back(Path{cur, anchor, region});
+        into = it->second;
+      }
+      cur = into;
     }
-    if (into >= 0) {
-      count[size_t(into)] += count[j];
-      cpu[size_t(into)] += cpu[j];
-      fold_to[j] = into;
-      anchor[j] = kInvalid;  // no path of its own
+    at[j] = cur;
+    anchor_of[j] = anchor;
+    if (cur >= 0) {
+      paths[size_t(cur)].count += e.count;
+      paths[size_t(cur)].cpu += e.cpu_ns;
+    } else {  // an inlined-only site with no inlined call: the anchor's own sample
+      self_count[anchor == kRoot ? n : size_t(anchor)] += e.count;
+      self_ns[anchor == kRoot ? n : size_t(anchor)] += e.cpu_ns;
     }
   }
+  pthread_mutex_unlock(&g_lock);
+  for (size_t i = 0; i < n; ++i)
+    if (self_count[i]) {
+      adds.push_back(ExtraAdd{int(i), metric, self_count[i]});
+      adds.push_back(ExtraAdd{int(i), cpu_m, self_ns[i]});
+    }
+
   // Samples and their CPU ns in sampled paths per anchor (n = the thread).
+  // A path comes after its parent.
   std::vector<uint64_t> below_ns(n + 1, 0);
-  for (uint32_t j = used; j-- > 0;) {
-    if (anchor[j] == kInvalid) continue;
-    sub[j] += count[j];
-    sub_ns[j] += cpu[j];
-    if (up[j] >= 0) {
-      sub[size_t(up[j])] += sub[j];
-      sub_ns[size_t(up[j])] += sub_ns[j];
+  for (size_t j = paths.size(); j-- > 0;) {
+    Path &p = paths[j];
+    p.sub += p.count;
+    p.sub_ns += p.cpu;
+    if (p.up >= 0) {
+      paths[size_t(p.up)].sub += p.sub;
+      paths[size_t(p.up)].sub_ns += p.sub_ns;
     } else {
-      below_ns[anchor[j] == kRoot ? n : size_t(anchor[j])] += sub_ns[j];
+      below_ns[p.anchor == kRoot ? n : size_t(p.anchor)] += p.sub_ns;
     }
   }
   const double ticks_per_ns = 1e-9 / clock_seconds_per_tick();
-  const int cpu_m = cpu_metric();
-  std::vector<int> out_index(used, -1);
+  std::vector<int> out_index(paths.size(), -1);
   uint64_t root_shared = 0;  // time given to sampled roots
-  for (uint32_t j = 0; j < used; ++j) {
-    const int a = anchor[j];
-    if (a == kInvalid || sub[j] == 0) continue;
-    const size_t ai = a == kRoot ? n : size_t(a);
-    const int64_t e = a == kRoot ? root_ex : ex[ai];
+  for (size_t j = 0; j < paths.size(); ++j) {
+    const Path &path = paths[j];
+    if (path.sub == 0) continue;
+    const size_t ai = path.anchor == kRoot ? n : size_t(path.anchor);
+    const int64_t e = path.anchor == kRoot ? root_ex : ex[ai];
     // The subtree's CPU in ticks, scaled down only where all of the
     // anchor's sampled paths would exceed its exclusive time.
     const double want = double(below_ns[ai]) * ticks_per_ns;
     const double scale = want > double(e) ? double(e) / want : 1.0;
-    const uint64_t share = e > 0 ? uint64_t(double(sub_ns[j]) * ticks_per_ns * scale) : 0;
+    const uint64_t share = e > 0 ? uint64_t(double(path.sub_ns) * ticks_per_ns * scale) : 0;
     AddedPath p = AddedPath::make(extra_metric_count());
     Node *node = p.node();
-    node->region = region_of(func[j]);
-    node->extra()[metric] = count[j];
-    node->extra()[cpu_m] = cpu[j];
-    if (up[j] >= 0) {
-      const int o = out_index[size_t(up[j])];
+    node->region = path.region;
+    node->extra()[metric] = path.count;
+    node->extra()[cpu_m] = path.cpu;
+    if (path.up >= 0) {
+      const int o = out_index[size_t(path.up)];
       if (o < 0) continue;
       p.parent = int(n) + o;
       node->parent = out[size_t(o)].node();
     } else {
-      p.parent = a == kRoot ? -1 : a;
-      node->parent = a == kRoot ? &ts->cct.root : const_cast<Node *>(nodes[ai]);
+      p.parent = path.anchor == kRoot ? -1 : path.anchor;
+      node->parent = path.anchor == kRoot ? &ts->cct.root : const_cast<Node *>(nodes[ai]);
     }
     p.incl = share;
-    if (a == kRoot && up[j] < 0) root_shared += share;
+    if (path.anchor == kRoot && path.up < 0) root_shared += share;
     out_index[j] = int(out.size());
     out.push_back(std::move(p));
   }
@@ -234,7 +286,9 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
   // to the thread's time.
   if (below_ns[n] > 0 && root_ex > int64_t(root_shared)) {
     AddedPath p = AddedPath::make(extra_metric_count());
-    p.node()->region = region_of(kNotOnCpuFrame);
+    pthread_mutex_lock(&g_lock);
+    p.node()->region = func_region(kNotOnCpuFrame);
+    pthread_mutex_unlock(&g_lock);
     p.node()->parent = &ts->cct.root;
     p.parent = -1;
     p.incl = uint64_t(root_ex) - root_shared;

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "hcc/region.h"
 
@@ -33,6 +34,16 @@ namespace hcc::rt::sampling {
 constexpr uintptr_t kFailedFrame = 1;   // "<unwind failed>"
 constexpr uintptr_t kUnknownFrame = 2;  // a sample with no shadow frame and no frame of its own
 constexpr uintptr_t kNotOnCpuFrame = 3;  // a thread's time outside every frame that no sample explains
+// A frame's key in the path table is its function's start, or, for code
+// whose inlined calls can be told apart, its *site* (the sampled address, or
+// a caller's return address − 1) with kSiteBit set: the profile build
+// expands a site into the function and the calls inlined there. With
+// kInlinedOnlyBit too, the site is in the anchor's own function (an
+// instrumented one, already on the shadow stack): only its inlined calls
+// are added. Code addresses never use these bits (x86-64 user space).
+constexpr uintptr_t kSiteBit = uintptr_t(1) << 62;
+constexpr uintptr_t kInlinedOnlyBit = uintptr_t(1) << 63;
+constexpr uintptr_t kSiteMask = ~(kSiteBit | kInlinedOnlyBit);
 
 // One sampled frame below its parent: the parent is an anchor (a CCT Node*,
 // 16-byte aligned, low bit 0) or an earlier entry ((index << 1) | 1).
@@ -118,7 +129,8 @@ void note_instrumented_function(uintptr_t start);
 bool is_instrumented_function(uintptr_t start);
 
 // A region of kind `sampled` pushed on the shadow stack (an MPI call's or an
-// OpenMP fork's unwound frames, mpi_callpath.cpp) and its function's start:
+// OpenMP fork's unwound frames, mpi_callpath.cpp), or an instrumented
+// function's region (noted at registration), and its function's start:
 // a sample whose innermost open frame is that region ends its walk at that
 // function, as at an instrumented one. Async-signal-safe lookup; 0 for
 // any other region (and for ids past the table).
@@ -143,6 +155,10 @@ struct Symbol {
   int line = -1;
 };
 Symbol symbolize(uintptr_t func_start);
+// The calls inlined at `ip` (outermost first: the first was inlined into
+// the machine function holding `ip`), named after their abstract origins,
+// from DWARF (DW_TAG_inlined_subroutine); empty without -g or inlining.
+std::vector<Symbol> inlined_at(uintptr_t ip);
 // Calls `add(lo, hi)` once per loaded module for the address block of hcc's
 // trampolines there (symbols __hcc_*, bind.h), read from its symbol table.
 void for_each_trampoline_block(void (*add)(uintptr_t lo, uintptr_t hi));

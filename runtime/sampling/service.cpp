@@ -156,15 +156,33 @@ void note_main_base(unw_cursor_t *c, uintptr_t start) {
   if (start == g_main && unw_step(c) > 0 && unw_get_reg(c, UNW_REG_SP, &sp) == 0) b->base_sp = uintptr_t(sp);
 }
 
+// The region's function: a sample whose anchor it is adds the calls
+// inlined into it at the sampled site (handler.cpp's walk). Two regions
+// with one machine function (an instrumented function inlined into another
+// instrumented one, identical code folded) cannot tell which inlined calls
+// are whose: neither gets them. Called under the registry's lock.
+void note_region_function(uint32_t region, uintptr_t start) {
+  static auto *owner = new std::unordered_map<uintptr_t, uint32_t>;  // start -> region, 0 = shared
+  if (!start) return;
+  auto [it, fresh] = owner->emplace(start, region);
+  if (fresh) {
+    note_pushed_function(region, start);
+  } else if (it->second != region) {
+    if (it->second) note_pushed_function(it->second, 0);
+    it->second = 0;
+  }
+}
+
 // Registration of a function descriptor: the function that called hcc_enter
 // is instrumented (hooks.cpp reaches register_region by tail calls, so the
 // frames between are the runtime's).
-void on_function_registered(const hcc_region_desc *) {
+void on_function_registered(const hcc_region_desc *d) {
   unw_context_t ctx;
   unw_cursor_t c;
   if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0) return;
   uintptr_t start = to_first_user_frame(&c);
   note_instrumented_function(start);
+  note_region_function(__atomic_load_n(&d->id, __ATOMIC_ACQUIRE), start);
   note_main_base(&c, start);
 }
 

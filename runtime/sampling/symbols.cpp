@@ -40,7 +40,7 @@ namespace {
   X(dwfl_module_addrname) X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_tag) X(dwarf_decl_file)         \
   X(dwarf_decl_line) X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_module_info) X(dwfl_module_getsymtab)    \
   X(dwfl_module_getsym_info) X(dwfl_getmodules) X(dwfl_linux_proc_find_elf) X(dwfl_standard_find_debuginfo)   \
-  X(dwfl_module_getelf) HCC_LIBELF_FUNCTIONS(X)
+  X(dwfl_module_getelf) X(dwarf_attr_integrate) X(dwarf_formstring) HCC_LIBELF_FUNCTIONS(X)
 // libelf's, found through libdw's handle (libdw depends on it): PLT stubs'
 // names come from section headers and relocations.
 #define HCC_LIBELF_FUNCTIONS(X)                                                                              \
@@ -272,6 +272,41 @@ Symbol symbolize(uintptr_t func) {
     s.name = buf;
   }
   return s;
+}
+
+std::vector<Symbol> inlined_at(uintptr_t ip) {
+  std::vector<Symbol> chain;
+  pthread_mutex_lock(&g_lock);
+  Dwfl_Module *m = module_of(ip);
+  Dwarf_Addr bias = 0;
+  Dwarf_Die *cu = m && !system_library(m) ? g_dw->dwfl_module_addrdie(m, Dwarf_Addr(ip), &bias) : nullptr;
+  Dwarf_Die *scopes = nullptr;
+  const int n = cu ? g_dw->dwarf_getscopes(cu, Dwarf_Addr(ip) - bias, &scopes) : 0;
+  // Innermost first, up to the function the machine code belongs to.
+  for (int i = 0; i < n && g_dw->dwarf_tag(&scopes[i]) != DW_TAG_subprogram; ++i) {
+    if (g_dw->dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;  // a lexical block
+    Symbol s;
+    // The abstract origin's linkage name (a C++ function's full name once
+    // demangled, as its out-of-line copies are named), else its plain name.
+    Dwarf_Attribute attr;
+    const char *name = nullptr;
+    for (int at : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name})
+      if (!name && g_dw->dwarf_attr_integrate(&scopes[i], at, &attr)) name = g_dw->dwarf_formstring(&attr);
+    if (!name) continue;
+    s.mangled = name;
+    s.name = demangle(name);
+    int lineno = 0;
+    const char *file = g_dw->dwarf_decl_file(&scopes[i]);
+    if (file && g_dw->dwarf_decl_line(&scopes[i], &lineno) == 0) {
+      s.file = file;
+      s.line = lineno;
+    }
+    chain.push_back(std::move(s));
+  }
+  std::free(scopes);
+  pthread_mutex_unlock(&g_lock);
+  std::reverse(chain.begin(), chain.end());
+  return chain;
 }
 
 namespace {

@@ -94,6 +94,10 @@ Profile::Profile(nlohmann::json j) : j_(std::move(j)) {}
 
 std::string Profile::short_name(const std::string &name) {
   if (name.rfind("lambda at ", 0) == 0) return name;
+  // A sampled frame's inlined call keeps its mark: "Vec::dot [inlined]".
+  const std::string inlined = " [inlined]";
+  if (name.size() > inlined.size() && name.compare(name.size() - inlined.size(), inlined.size(), inlined) == 0)
+    return short_name(name.substr(0, name.size() - inlined.size())) + inlined;
   std::string head = name.substr(0, name.find('('));
   // Drop a return type written before the name (__PRETTY_FUNCTION__ form),
   // but not the spaces inside "operator new" and the like.
