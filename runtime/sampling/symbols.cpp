@@ -39,7 +39,7 @@ namespace {
   X(dwfl_begin) X(dwfl_report_begin) X(dwfl_linux_proc_report) X(dwfl_report_end) X(dwfl_addrmodule)       \
   X(dwfl_module_addrname) X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_tag) X(dwarf_decl_file)         \
   X(dwarf_decl_line) X(dwfl_module_getsrc) X(dwfl_lineinfo) X(dwfl_module_info) X(dwfl_module_getsymtab)    \
-  X(dwfl_module_getsym_info) X(dwfl_getmodules) X(dwfl_linux_proc_find_elf) X(dwfl_standard_find_debuginfo)   \
+  X(dwfl_module_getsym_info) X(dwfl_getmodules) X(dwfl_linux_proc_find_elf) X(dwfl_build_id_find_debuginfo)   \
   X(dwfl_module_getelf) X(dwarf_attr_integrate) X(dwarf_formstring) HCC_LIBELF_FUNCTIONS(X)
 // libelf's, found through libdw's handle (libdw depends on it): PLT stubs'
 // names come from section headers and relocations.
@@ -85,7 +85,13 @@ const LibDw *libdw() {
     delete dw;
     return nullptr;
   }
-  g_callbacks = Dwfl_Callbacks{dw->dwfl_linux_proc_find_elf, dw->dwfl_standard_find_debuginfo, nullptr,
+  // Separate debug files by build ID only (/usr/lib/debug/.build-id/…, where
+  // Debian's -dbg and -dbgsym packages put them), not the standard search:
+  // when that finds nothing local it asks debuginfod, whose client libdw
+  // dlopens with curl, GnuTLS, Kerberos and LDAP (~20 libraries, 5 ms of
+  // every sampled run here) and which would query the servers named in
+  // DEBUGINFOD_URLS at the end of the user's run.
+  g_callbacks = Dwfl_Callbacks{dw->dwfl_linux_proc_find_elf, dw->dwfl_build_id_find_debuginfo, nullptr,
                                &g_debuginfo_path};
   g_dw = dw;
   return g_dw;
@@ -313,6 +319,9 @@ namespace {
 
 int trampoline_block(Dwfl_Module *m, void **, const char *, Dwarf_Addr, void *arg) {
   auto add = reinterpret_cast<void (*)(uintptr_t, uintptr_t)>(arg);
+  // hcc builds no library of the system's; reading one's symbol table would
+  // look for it in its separate debug file, when installed.
+  if (system_library(m)) return DWARF_CB_OK;
   const int n = g_dw->dwfl_module_getsymtab(m);
   std::vector<std::pair<uintptr_t, uintptr_t>> spans;
   for (int i = 1; i < n; ++i) {
