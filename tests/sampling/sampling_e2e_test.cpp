@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -44,6 +45,25 @@ std::string build(const std::string &name, const std::string &main_src, const st
 RunResult run_app(const std::string &dir, const std::string &env) {
   return run("cd " + shell_quote(dir) + " && HCC_OUTPUT_DIR=" + shell_quote(dir + "/out") + " " + env + " " +
              unpreempted(60) + "./app");
+}
+
+// Runs the program in `dir` with sampling settings `env`: it must exit 0
+// and print `expected`; its profile goes to *out.
+void run_sampled(const std::string &dir, const std::string &env, const std::string &expected,
+                 std::optional<Profile> *out) {
+  RunResult r = run_app(dir, env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, expected);
+  out->emplace(Profile::load(dir + "/out"));
+}
+
+// The samples the run in `dir` took, and how many landed inside hcc's code,
+// from the profile's attribute hcc.sampling.samples; -1 when it is missing.
+std::pair<long, long> samples_taken(const std::string &dir) {
+  RunResult attrs = run("tar -xOf " + shell_quote(dir + "/out/profile.cubex") + " anchor.xml");
+  std::smatch m;
+  if (!std::regex_search(attrs.out, m, std::regex("([0-9]+) taken, ([0-9]+) inside hcc"))) return {-1, -1};
+  return {std::stol(m[1]), std::stol(m[2])};
 }
 
 // Call paths as "main/work/spin_outer/spin_inner" → callpath ids.
@@ -274,10 +294,9 @@ void build_none_and_sample(const std::string &dir, const std::string &compiler, 
 // makes it every run.
 TEST(Sampling, SamplesAfterMainReturnedHangBelowExitNotLibcStartUp) {
   const std::string dir = build("exit", "exit_work.c", {"exit_spin.c"}, "--hcc-functions=all");
-  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "main done\n");
-  Profile p = Profile::load(dir + "/out");
+  std::optional<Profile> prof;
+  ASSERT_NO_FATAL_FAILURE(run_sampled(dir, "HCC_SAMPLING=1000", "main done\n", &prof));
+  const Profile &p = *prof;
   expect_consistent(p);
   double at_exit = 0;
   for (const auto &[path, cps] : by_path(p)) {
@@ -299,10 +318,9 @@ TEST(Sampling, SamplesAfterMainReturnedHangBelowExitNotLibcStartUp) {
 TEST(Sampling, InlinedCallsAreFramesOfTheirOwnMarkedInlined) {
   const std::string dir =
       build("inlined", "inlined_main.c", {"inlined_lib.c"}, "--hcc-functions=all --hcc-exclude=hot_inline");
-  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "done\n");
-  Profile p = Profile::load(dir + "/out");
+  std::optional<Profile> prof;
+  ASSERT_NO_FATAL_FAILURE(run_sampled(dir, "HCC_SAMPLING=1000", "done\n", &prof));
+  const Profile &p = *prof;
   expect_consistent(p);
   auto paths = by_path(p);
   for (const std::string want : {"main/work/hot_inline [inlined]", "main/lib_outer/lib_kernel [inlined]"}) {
@@ -319,12 +337,11 @@ TEST(Sampling, InlinedCallsAreFramesOfTheirOwnMarkedInlined) {
   }
   EXPECT_EQ(kind_of(p, paths["main/work"][0]), "function");
   // Every sample is on some path: those given back to work itself included.
-  RunResult attrs = run("tar -xOf " + shell_quote(dir + "/out/profile.cubex") + " anchor.xml");
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(attrs.out, m, std::regex("([0-9]+) taken")));
+  const long taken = samples_taken(dir).first;
+  ASSERT_GT(taken, 0);
   double samples = 0;
   for (std::size_t c = 0; c < p.json()["callpaths"].size(); ++c) samples += sum(p, {int(c)}, "samples", "excl");
-  EXPECT_EQ(long(samples), std::stol(m[1]));
+  EXPECT_EQ(long(samples), taken);
 }
 
 // --hcc-functions=none: the program enters no region. With sampling on, its
@@ -464,10 +481,9 @@ TEST(Sampling, APltStubIsNamedAfterItsTarget) {
   b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc -O1 -g " + shell_quote(prog("plt_main.c")) + " -o " +
           shell_quote(dir + "/app") + " -L" + shell_quote(dir) + " -lplttiny -Wl,-rpath," + shell_quote(dir));
   ASSERT_EQ(b.status, 0) << b.err;
-  RunResult r = run_app(dir, "HCC_SAMPLING=1000");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "done\n");
-  Profile p = Profile::load(dir + "/out");
+  std::optional<Profile> prof;
+  ASSERT_NO_FATAL_FAILURE(run_sampled(dir, "HCC_SAMPLING=1000", "done\n", &prof));
+  const Profile &p = *prof;
   auto paths = by_path(p);
   ASSERT_TRUE(paths.count("main/plt_tiny@plt")) << ::testing::PrintToString(p.paths());
   EXPECT_GT(sum(p, paths["main/plt_tiny@plt"], "samples", "excl"), 0);
@@ -479,10 +495,8 @@ TEST(Sampling, SamplesInsideTheRuntimeAreCountedOnTheCallPath) {
   const std::string dir = build("tiny", "tiny_calls.c", {}, "--hcc-functions=all");
   RunResult r = run_app(dir, "HCC_SAMPLING=1000");
   ASSERT_EQ(r.status, 0) << r.err;
-  RunResult attrs = run("tar -xOf " + shell_quote(dir + "/out/profile.cubex") + " anchor.xml");
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(attrs.out, m, std::regex("([0-9]+) taken, ([0-9]+) inside hcc")));
-  const long taken = std::stol(m[1]), inside = std::stol(m[2]);
+  const auto [taken, inside] = samples_taken(dir);
+  ASSERT_GE(taken, 0) << "no hcc.sampling.samples attribute";
   EXPECT_GT(inside, 0) << "no sample landed in hcc_enter/hcc_exit";
   Profile p = Profile::load(dir + "/out");
   auto paths = by_path(p);
@@ -499,10 +513,9 @@ TEST(Sampling, ThreadsAndOpenMPWorkersAreSampled) {
   // worker() only wraps spin_outer (another file): auto would leave it out,
   // and a pthread gets a location when it enters a measured function.
   const std::string dir = build("threads", "threads.c", {"spin.c"}, "--hcc-functions=all --hcc-openmp=on -fopenmp");
-  RunResult r = run_app(dir, "OMP_NUM_THREADS=2 HCC_SAMPLING=1000");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "done\n");
-  Profile p = Profile::load(dir + "/out");
+  std::optional<Profile> prof;
+  ASSERT_NO_FATAL_FAILURE(run_sampled(dir, "OMP_NUM_THREADS=2 HCC_SAMPLING=1000", "done\n", &prof));
+  const Profile &p = *prof;
   ASSERT_GE(p.locations(), 4u);  // main, two pthreads, one OpenMP worker
   auto paths = by_path(p);
   // Each pthread: worker/spin_outer/spin_inner; each team member: below the parallel region.
