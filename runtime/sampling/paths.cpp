@@ -76,13 +76,46 @@ uint32_t register_func(uintptr_t func) {
   return register_region(d);  // leaked, like every descriptor
 }
 
+// A sampled function's linker name without GCC's clone suffix
+// ("heavy.part.0", "_Z1fi.constprop.0", "f.cold" -> "heavy", "_Z1fi", "f"),
+// or an inlined call's, by region: a sampled copy of an instrumented
+// function is that function.
+std::unordered_map<uint32_t, std::string> &linker_names() {
+  static auto *m = new std::unordered_map<uint32_t, std::string>;
+  return *m;
+}
+
 // Callers hold g_lock.
 uint32_t func_region(uintptr_t func) {
   auto it = regions_by_func().find(func);
   if (it != regions_by_func().end()) return it->second;
   const uint32_t id = register_func(func);
   regions_by_func()[func] = id;
+  if (func > kNotOnCpuFrame) {
+    RegionInfo info;
+    if (region_info(id, &info) && !info.mangled.empty())
+      linker_names()[id] = info.mangled.substr(0, info.mangled.find('.'));
+  }
   return id;
+}
+
+// Whether sampled region `sampled` is a machine copy of the instrumented
+// region `measured`: GCC at -O2 inlines a function into its caller or splits
+// it (.part, .constprop, .isra, .cold), and only the copy that registered the
+// region is known as instrumented; samples in another copy, right below the
+// open frame of that region, are that frame's own. Callers hold g_lock.
+bool same_function(uint32_t sampled, uint32_t measured, std::unordered_map<uint32_t, std::string> &names) {
+  auto s = linker_names().find(sampled);
+  if (s == linker_names().end()) return false;
+  auto m = names.find(measured);
+  if (m == names.end()) {
+    RegionInfo info;
+    std::string name;
+    if (region_info(measured, &info) && info.kind == HCC_KIND_FUNCTION)
+      name = info.mangled.empty() ? info.name : info.mangled;
+    m = names.emplace(measured, name).first;
+  }
+  return !m->second.empty() && m->second == s->second;
 }
 
 uint32_t inlined_region(const Symbol &s) {
@@ -95,6 +128,7 @@ uint32_t inlined_region(const Symbol &s) {
   const uint32_t id = register_region(
       new hcc_region_desc{strdup(name.c_str()), nullptr, strdup(s.file.c_str()), s.line, -1, HCC_KIND_SAMPLED, 0});
   inlined_regions()[key] = id;
+  if (!s.mangled.empty()) linker_names()[id] = s.mangled;
   return id;
 }
 
@@ -182,6 +216,7 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
   std::vector<int> at(used, kInvalid);   // entry -> its innermost path, -1 = the anchor itself
   std::vector<int> anchor_of(used, kInvalid);
   std::vector<uint64_t> self_count(n + 1, 0), self_ns(n + 1, 0);  // samples given back to anchors
+  std::unordered_map<uint32_t, std::string> measured_names;  // an anchor's region -> its linker name
   pthread_mutex_lock(&g_lock);
   for (uint32_t j = 0; j < used; ++j) {
     const Entry &e = b->table[b->by_order[j]];
@@ -205,7 +240,18 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
       if (it == index.end()) continue;
       anchor = it->second;
     }
-    for (uint32_t region : chain->second) {
+    // A frame whose function (or a call inlined in it) is the anchor's
+    // own, in a machine copy not known as instrumented, is the anchor's
+    // frame: the frames unwound above it were the shadow stack's already
+    // (a recursion through that copy), and what is below hangs right below
+    // the anchor.
+    size_t first = 0;
+    if (anchor >= 0)
+      for (size_t k = chain->second.size(); k-- > 0 && !first;)
+        if (same_function(chain->second[k], nodes[size_t(anchor)]->region, measured_names)) first = k + 1;
+    if (first) cur = -1;
+    for (size_t k = first; k < chain->second.size(); ++k) {
+      const uint32_t region = chain->second[k];
       int into = -1;
       for (int k = cur; k >= 0 && into < 0; k = paths[size_t(k)].up)
         if (paths[size_t(k)].region == region) into = k;
@@ -222,7 +268,7 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
     if (cur >= 0) {
       paths[size_t(cur)].count += e.count;
       paths[size_t(cur)].cpu += e.cpu_ns;
-    } else {  // an inlined-only site with no inlined call: the anchor's own sample
+    } else {  // an inlined-only site with no inlined call, or a copy of the anchor's function
       self_count[anchor == kRoot ? n : size_t(anchor)] += e.count;
       self_ns[anchor == kRoot ? n : size_t(anchor)] += e.cpu_ns;
     }

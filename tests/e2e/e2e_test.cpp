@@ -226,10 +226,8 @@ TEST_P(EndToEnd, RecursionFoldsIntoOneCallPathPerDistinctFrame) {
 TEST_P(EndToEnd, RecursionTimeGoesToTheFunctionThatDidTheWork) {
   const Program p = build(GetParam(), programs_dir() + "/attribution.c", "-O2", "attribution");
   ASSERT_EQ(p.hcc_build.status, 0) << p.hcc_build.err;
-  // HCC_SAMPLING=off: an exact list of call paths. (With sampling on, GCC's
-  // build, where light() is inlined into heavy(), shows heavy's samples as a
-  // chain of sampled `heavy` frames below the measured heavy: a known limit,
-  // runtime/sampling/README.md.)
+  // HCC_SAMPLING=off: an exact list of call paths (GCC's machine copies of
+  // heavy and light under sampling: tests/sampling, CopiesOfAnInstrumented…).
   run_both(p, p.dir + "/profile", "HCC_SAMPLING=off ");
   const Profile prof = Profile::load(p.dir + "/profile");
   EXPECT_EQ(prof.visits("main/heavy"), 32);

@@ -344,6 +344,38 @@ TEST(Sampling, InlinedCallsAreFramesOfTheirOwnMarkedInlined) {
   EXPECT_EQ(long(samples), taken);
 }
 
+// Samples in a machine copy of an instrumented function that the sampler
+// does not know as instrumented (GCC -O2 inlined heavy into main, so heavy
+// registered from main's code) are that function's own, not a sampled
+// "heavy" below the measured heavy: its exclusive samples keep its share.
+// With -g the calls inlined into the copies tell light's code from
+// heavy's, so light keeps its share too and nothing sampled hangs below
+// either. Shares: 96 and 28 units of work (~120 samples unpreempted).
+TEST(Sampling, CopiesOfAnInstrumentedFunctionAreThatFunction) {
+  for (const std::string debug : {"", "-g"}) {
+    const std::string dir = scratch_dir("sampling-copies" + debug);
+    RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=all -O2 " + debug + " " +
+                      shell_quote(prog("copies.c")) + " -o " + shell_quote(dir + "/app"));
+    ASSERT_EQ(b.status, 0) << b.err;
+    std::optional<Profile> prof;
+    ASSERT_NO_FATAL_FAILURE(run_sampled(dir, "HCC_SAMPLING=1000", "done 1\n", &prof));
+    const Profile &p = *prof;
+    expect_consistent(p);
+    auto paths = by_path(p);
+    ASSERT_TRUE(paths.count("main/heavy") && paths.count("main/heavy/light")) << ::testing::PrintToString(p.paths());
+    EXPECT_FALSE(paths.count("main/heavy/heavy")) << debug << ::testing::PrintToString(p.paths());
+    const double heavy = sum(p, paths["main/heavy"], "samples", "excl"),
+                 all = sum(p, paths["main/heavy"], "samples", "incl");
+    ASSERT_GT(all, 40) << debug << unpreempted_note();
+    EXPECT_NEAR(heavy / all, 96.0 / 124, 0.12) << debug << ": " << heavy << " of " << all << " samples";
+    if (debug.empty()) continue;
+    for (const std::string &path : p.paths())
+      EXPECT_EQ(path.rfind("main/heavy/light/", 0), std::string::npos) << path;
+    const double light = sum(p, paths["main/heavy/light"], "samples", "excl");
+    EXPECT_NEAR(light / all, 28.0 / 124, 0.12) << light << " of " << all << " samples";
+  }
+}
+
 // --hcc-functions=none: the program enters no region. With sampling on, its
 // samples alone make the profile (it used to print "measured nothing" and
 // drop them): main → heavy and main → light, sampled, in the ratio of the
