@@ -345,17 +345,20 @@ TEST(Sampling, InlinedCallsAreFramesOfTheirOwnMarkedInlined) {
 }
 
 // Samples in a machine copy of an instrumented function that the sampler
-// does not know as instrumented (GCC -O2 inlined heavy into main, so heavy
-// registered from main's code) are that function's own, not a sampled
+// does not know as instrumented are that function's own, not a sampled
 // "heavy" below the measured heavy: its exclusive samples keep its share.
-// With -g the calls inlined into the copies tell light's code from
-// heavy's, so light keeps its share too and nothing sampled hangs below
-// either. Shares: 96 and 28 units of work (~120 samples unpreempted).
+// tests/e2e/programs/attribution.c at GCC -O2: heavy is inlined into main
+// (so heavy registers from main's code), light into heavy, and their
+// out-of-line copies run the recursion. With -g the calls inlined into the
+// copies tell light's code from heavy's, so light keeps its share too and
+// nothing sampled hangs below either. Shares: 96 and 28 units of work, at
+// 20 times the e2e test's units (~120 samples unpreempted).
 TEST(Sampling, CopiesOfAnInstrumentedFunctionAreThatFunction) {
   for (const std::string debug : {"", "-g"}) {
     const std::string dir = scratch_dir("sampling-copies" + debug);
-    RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=all -O2 " + debug + " " +
-                      shell_quote(prog("copies.c")) + " -o " + shell_quote(dir + "/app"));
+    const std::string src = programs_dir() + "/../../e2e/programs/attribution.c";
+    RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=all -DATTRIBUTION_UNIT=16000000L -O2 " +
+                      debug + " " + shell_quote(src) + " -o " + shell_quote(dir + "/app"));
     ASSERT_EQ(b.status, 0) << b.err;
     std::optional<Profile> prof;
     ASSERT_NO_FATAL_FAILURE(run_sampled(dir, "HCC_SAMPLING=1000", "done 1\n", &prof));
