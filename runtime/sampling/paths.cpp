@@ -32,6 +32,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/clock.hpp"
 #include "core/metrics.hpp"
@@ -147,8 +148,26 @@ void make_chain(uintptr_t key) {
   chains()[key] = std::move(chain);
 }
 
+// The linker names (else names) of the instrumented functions, as of the
+// last prepare().
+std::unordered_set<std::string> &instrumented_names() {
+  static auto *s = new std::unordered_set<std::string>;
+  return *s;
+}
+
+// Whether sampled region `sampled` is a machine copy of some instrumented
+// function. Callers hold g_lock.
+bool copy_of_instrumented(uint32_t sampled) {
+  auto s = linker_names().find(sampled);
+  return s != linker_names().end() && instrumented_names().count(s->second) != 0;
+}
+
 void prepare() {
+  std::unordered_set<std::string> names;
+  for (const RegionInfo &r : regions_snapshot())
+    if (r.kind == HCC_KIND_FUNCTION) names.insert(r.mangled.empty() ? r.name : r.mangled);
   pthread_mutex_lock(&g_lock);
+  instrumented_names() = std::move(names);
   func_region(kNotOnCpuFrame);
   uint64_t taken = 0, in_runtime = 0, failed = 0, lost = 0, hits = 0, misses = 0;
   for (Buffer *b : all_buffers()) {
@@ -250,6 +269,13 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
       for (size_t k = chain->second.size(); k-- > 0 && !first;)
         if (same_function(chain->second[k], nodes[size_t(anchor)]->region, measured_names)) first = k + 1;
     if (first) cur = -1;
+    // Right below the anchor, the machine copy of another instrumented
+    // function, not known as instrumented: its code runs while the anchor
+    // is the innermost open frame, so the sample is in the anchor's code
+    // inlined there (or in a throttled or excluded call, whose time is its
+    // caller's anyway).
+    if (!first && cur < 0 && anchor >= 0 && !chain->second.empty() && copy_of_instrumented(chain->second[0]))
+      first = 1;
     for (size_t k = first; k < chain->second.size(); ++k) {
       const uint32_t region = chain->second[k];
       int into = -1;
