@@ -69,9 +69,8 @@ int add_ranges(struct dl_phdr_info *info, size_t, void *system) {
   else if (std::strncmp(base, "libgomp", 7) == 0 || std::strncmp(base, "libomp", 6) == 0 ||
            std::strncmp(base, "libiomp", 7) == 0)
     kind = kOpenMpRuntime;
-  else
-    for (const char *dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"})
-      if (std::strncmp(path, dir, std::strlen(dir)) == 0) kind = kSystem;
+  else if (system_path(path))
+    kind = kSystem;
   if (!kind || (kind == kSystem) != *static_cast<bool *>(system)) return 0;
   for (int i = 0; i < info->dlpi_phnum && g_nranges < kMaxRanges; ++i) {
     const ElfW(Phdr) &ph = info->dlpi_phdr[i];
@@ -232,7 +231,7 @@ struct Slots {
 Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool skip_hcc_top,
           Slots *slots = nullptr, const Node *anchor = nullptr, bool sites = false) {
   const bool openmp_anchor = anchor && region_is_openmp(anchor->region);
-  const uintptr_t anchor_function = anchor ? pushed_function(anchor->region) : 0;
+  const uintptr_t anchor_function = anchor ? region_start(anchor->region) : 0;
   // Frames keyed by site (sampling.hpp) while the table has room: a full
   // one would lose samples, keyed by function start it loses detail only.
   sites = sites && b->used < b->cap / 2;
@@ -365,16 +364,16 @@ void note_instrumented_function(uintptr_t start) {
 }
 
 namespace {
-constexpr uint32_t kPushedCap = 1u << 14;  // region ids
-uintptr_t g_pushed_start[kPushedCap];
+constexpr uint32_t kRegionStartCap = 1u << 14;  // region ids
+uintptr_t g_region_start[kRegionStartCap];
 }  // namespace
 
-void note_pushed_function(uint32_t region, uintptr_t start) {
-  if (region < kPushedCap) __atomic_store_n(&g_pushed_start[region], start, __ATOMIC_RELEASE);
+void note_region_start(uint32_t region, uintptr_t start) {
+  if (region < kRegionStartCap) __atomic_store_n(&g_region_start[region], start, __ATOMIC_RELEASE);
 }
 
-uintptr_t pushed_function(uint32_t region) {
-  return region < kPushedCap ? __atomic_load_n(&g_pushed_start[region], __ATOMIC_ACQUIRE) : 0;
+uintptr_t region_start(uint32_t region) {
+  return region < kRegionStartCap ? __atomic_load_n(&g_region_start[region], __ATOMIC_ACQUIRE) : 0;
 }
 
 bool is_instrumented_function(uintptr_t start) {

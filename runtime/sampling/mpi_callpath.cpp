@@ -81,7 +81,7 @@ uint32_t push_caller_frames(Buffer *b, hcc_region_desc **out, uint32_t max) {
     if (node->kind == kProxy) node = node->link;
     --node->visits;     // a sampled frame has no visits …
     node->adopted = 1;  // … and is kept by the merge without them
-    note_pushed_function(node->region, frames[i]);
+    note_region_start(node->region, frames[i]);
     out[pushed++] = fd;
   }
   return pushed;

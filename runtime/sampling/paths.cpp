@@ -62,8 +62,32 @@ std::unordered_map<uintptr_t, std::vector<uint32_t>> &chains() {
   return *m;
 }
 
-uint32_t register_func(uintptr_t func) {
+// Which function a region is, by linker name: a sampled function's
+// without GCC's clone suffix ("heavy.part.0", "_Z1fi.constprop.0", "f.cold"
+// -> "heavy", "_Z1fi", "f"), an inlined call's, and (as of the last
+// prepare()) an instrumented function's, its plain name when it has none.
+// GCC at -O2 inlines a function into its caller or splits it, and only the
+// machine copy that registered the region is known to the handler as
+// instrumented: a sampled frame of another copy is that function.
+std::unordered_map<uint32_t, std::string> &linker_names() {
+  static auto *m = new std::unordered_map<uint32_t, std::string>;
+  return *m;
+}
+std::unordered_map<uint32_t, std::string> &measured_names() {
+  static auto *m = new std::unordered_map<uint32_t, std::string>;
+  return *m;
+}
+std::unordered_set<std::string> &measured_set() {
+  static auto *s = new std::unordered_set<std::string>;
+  return *s;
+}
+
+// Callers hold g_lock.
+uint32_t func_region(uintptr_t func) {
+  auto it = regions_by_func().find(func);
+  if (it != regions_by_func().end()) return it->second;
   hcc_region_desc *d;
+  std::string linker_name;
   if (func == kFailedFrame || func == kUnknownFrame || func == kNotOnCpuFrame) {
     const char *name = func == kFailedFrame    ? "<unwind failed>"
                        : func == kUnknownFrame ? "<unknown: no call path>"
@@ -73,50 +97,22 @@ uint32_t register_func(uintptr_t func) {
     const Symbol s = symbolize(func);
     d = new hcc_region_desc{strdup(s.name.c_str()), s.mangled.empty() ? nullptr : strdup(s.mangled.c_str()),
                             strdup(s.file.c_str()), s.line, -1, HCC_KIND_SAMPLED, 0};
+    linker_name = s.mangled.substr(0, s.mangled.find('.'));
   }
-  return register_region(d);  // leaked, like every descriptor
-}
-
-// A sampled function's linker name without GCC's clone suffix
-// ("heavy.part.0", "_Z1fi.constprop.0", "f.cold" -> "heavy", "_Z1fi", "f"),
-// or an inlined call's, by region: a sampled copy of an instrumented
-// function is that function.
-std::unordered_map<uint32_t, std::string> &linker_names() {
-  static auto *m = new std::unordered_map<uint32_t, std::string>;
-  return *m;
-}
-
-// Callers hold g_lock.
-uint32_t func_region(uintptr_t func) {
-  auto it = regions_by_func().find(func);
-  if (it != regions_by_func().end()) return it->second;
-  const uint32_t id = register_func(func);
+  const uint32_t id = register_region(d);  // leaked, like every descriptor
   regions_by_func()[func] = id;
-  if (func > kNotOnCpuFrame) {
-    RegionInfo info;
-    if (region_info(id, &info) && !info.mangled.empty())
-      linker_names()[id] = info.mangled.substr(0, info.mangled.find('.'));
-  }
+  if (!linker_name.empty()) linker_names()[id] = linker_name;
   return id;
 }
 
-// Whether sampled region `sampled` is a machine copy of the instrumented
-// region `measured`: GCC at -O2 inlines a function into its caller or splits
-// it (.part, .constprop, .isra, .cold), and only the copy that registered the
-// region is known as instrumented; samples in another copy, right below the
-// open frame of that region, are that frame's own. Callers hold g_lock.
-bool same_function(uint32_t sampled, uint32_t measured, std::unordered_map<uint32_t, std::string> &names) {
+// Whether sampled region `sampled` is a copy of the instrumented region
+// `measured`, or (measured = 0) of any instrumented function. Callers hold g_lock.
+bool copy_of(uint32_t sampled, uint32_t measured) {
   auto s = linker_names().find(sampled);
   if (s == linker_names().end()) return false;
-  auto m = names.find(measured);
-  if (m == names.end()) {
-    RegionInfo info;
-    std::string name;
-    if (region_info(measured, &info) && info.kind == HCC_KIND_FUNCTION)
-      name = info.mangled.empty() ? info.name : info.mangled;
-    m = names.emplace(measured, name).first;
-  }
-  return !m->second.empty() && m->second == s->second;
+  if (!measured) return measured_set().count(s->second) != 0;
+  auto m = measured_names().find(measured);
+  return m != measured_names().end() && m->second == s->second;
 }
 
 uint32_t inlined_region(const Symbol &s) {
@@ -148,26 +144,16 @@ void make_chain(uintptr_t key) {
   chains()[key] = std::move(chain);
 }
 
-// The linker names (else names) of the instrumented functions, as of the
-// last prepare().
-std::unordered_set<std::string> &instrumented_names() {
-  static auto *s = new std::unordered_set<std::string>;
-  return *s;
-}
-
-// Whether sampled region `sampled` is a machine copy of some instrumented
-// function. Callers hold g_lock.
-bool copy_of_instrumented(uint32_t sampled) {
-  auto s = linker_names().find(sampled);
-  return s != linker_names().end() && instrumented_names().count(s->second) != 0;
-}
-
 void prepare() {
-  std::unordered_set<std::string> names;
-  for (const RegionInfo &r : regions_snapshot())
-    if (r.kind == HCC_KIND_FUNCTION) names.insert(r.mangled.empty() ? r.name : r.mangled);
+  std::unordered_map<uint32_t, std::string> names;
+  const std::vector<RegionInfo> regions = regions_snapshot();
+  for (size_t i = 0; i < regions.size(); ++i)  // a region's id is its index + 1
+    if (regions[i].kind == HCC_KIND_FUNCTION)
+      names[uint32_t(i + 1)] = regions[i].mangled.empty() ? regions[i].name : regions[i].mangled;
   pthread_mutex_lock(&g_lock);
-  instrumented_names() = std::move(names);
+  measured_set().clear();
+  for (const auto &[id, name] : names) measured_set().insert(name);
+  measured_names() = std::move(names);
   func_region(kNotOnCpuFrame);
   uint64_t taken = 0, in_runtime = 0, failed = 0, lost = 0, hits = 0, misses = 0;
   for (Buffer *b : all_buffers()) {
@@ -235,7 +221,6 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
   std::vector<int> at(used, kInvalid);   // entry -> its innermost path, -1 = the anchor itself
   std::vector<int> anchor_of(used, kInvalid);
   std::vector<uint64_t> self_count(n + 1, 0), self_ns(n + 1, 0);  // samples given back to anchors
-  std::unordered_map<uint32_t, std::string> measured_names;  // an anchor's region -> its linker name
   pthread_mutex_lock(&g_lock);
   for (uint32_t j = 0; j < used; ++j) {
     const Entry &e = b->table[b->by_order[j]];
@@ -264,23 +249,23 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
     // frame: the frames unwound above it were the shadow stack's already
     // (a recursion through that copy), and what is below hangs right below
     // the anchor.
+    const std::vector<uint32_t> &regions = chain->second;
     size_t first = 0;
     if (anchor >= 0)
-      for (size_t k = chain->second.size(); k-- > 0 && !first;)
-        if (same_function(chain->second[k], nodes[size_t(anchor)]->region, measured_names)) first = k + 1;
+      for (size_t k = regions.size(); k-- > 0 && !first;)
+        if (copy_of(regions[k], nodes[size_t(anchor)]->region)) first = k + 1;
     if (first) cur = -1;
     // Right below the anchor, the machine copy of another instrumented
     // function, not known as instrumented: its code runs while the anchor
     // is the innermost open frame, so the sample is in the anchor's code
     // inlined there (or in a throttled or excluded call, whose time is its
     // caller's anyway).
-    if (!first && cur < 0 && anchor >= 0 && !chain->second.empty() && copy_of_instrumented(chain->second[0]))
-      first = 1;
-    for (size_t k = first; k < chain->second.size(); ++k) {
-      const uint32_t region = chain->second[k];
+    if (!first && cur < 0 && anchor >= 0 && !regions.empty() && copy_of(regions[0], 0)) first = 1;
+    for (size_t k = first; k < regions.size(); ++k) {
+      const uint32_t region = regions[k];
       int into = -1;
-      for (int k = cur; k >= 0 && into < 0; k = paths[size_t(k)].up)
-        if (paths[size_t(k)].region == region) into = k;
+      for (int q = cur; q >= 0 && into < 0; q = paths[size_t(q)].up)
+        if (paths[size_t(q)].region == region) into = q;
       if (into < 0) {
         const int64_t below = cur >= 0 ? cur : -2 - int64_t(anchor);
         auto [it, fresh] = child.emplace(std::make_pair(below, region), int(paths.size()));

@@ -134,8 +134,8 @@ bool is_instrumented_function(uintptr_t start);
 // a sample whose innermost open frame is that region ends its walk at that
 // function, as at an instrumented one. Async-signal-safe lookup; 0 for
 // any other region (and for ids past the table).
-void note_pushed_function(uint32_t region, uintptr_t start);
-uintptr_t pushed_function(uint32_t region);
+void note_region_start(uint32_t region, uintptr_t start);
+uintptr_t region_start(uint32_t region);
 // The start of `main` where walks end for a thread with no base (the main
 // thread started at load, service.cpp); 0 = none.
 void set_main_start(uintptr_t start);
@@ -159,6 +159,9 @@ Symbol symbolize(uintptr_t func_start);
 // the machine function holding `ip`), named after their abstract origins,
 // from DWARF (DW_TAG_inlined_subroutine); empty without -g or inlining.
 std::vector<Symbol> inlined_at(uintptr_t ip);
+// A file under /lib, /lib64, /usr/lib or /usr/lib64: a library of the
+// system, named from its symbol table only, its frames keyed by start.
+bool system_path(const char *path);
 // Calls `add(lo, hi)` once per loaded module for the address block of hcc's
 // trampolines there (symbols __hcc_*, bind.h), read from its symbol table.
 void for_each_trampoline_block(void (*add)(uintptr_t lo, uintptr_t hi));

@@ -161,14 +161,14 @@ void note_main_base(unw_cursor_t *c, uintptr_t start) {
 // with one machine function (an instrumented function inlined into another
 // instrumented one, identical code folded) cannot tell which inlined calls
 // are whose: neither gets them. Called under the registry's lock.
-void note_region_function(uint32_t region, uintptr_t start) {
+void note_instrumented_region(uint32_t region, uintptr_t start) {
   static auto *owner = new std::unordered_map<uintptr_t, uint32_t>;  // start -> region, 0 = shared
   if (!start) return;
   auto [it, fresh] = owner->emplace(start, region);
   if (fresh) {
-    note_pushed_function(region, start);
+    note_region_start(region, start);
   } else if (it->second != region) {
-    if (it->second) note_pushed_function(it->second, 0);
+    if (it->second) note_region_start(it->second, 0);
     it->second = 0;
   }
 }
@@ -182,7 +182,7 @@ void on_function_registered(const hcc_region_desc *d) {
   if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0) return;
   uintptr_t start = to_first_user_frame(&c);
   note_instrumented_function(start);
-  note_region_function(__atomic_load_n(&d->id, __ATOMIC_ACQUIRE), start);
+  note_instrumented_region(__atomic_load_n(&d->id, __ATOMIC_ACQUIRE), start);
   note_main_base(&c, start);
 }
 

@@ -199,13 +199,35 @@ namespace {
 // run that had a frame in qsort, for a file:line in glibc's sources.
 bool system_library(Dwfl_Module *m) {
   const char *path = g_dw->dwfl_module_info(m, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
-  if (!path) return false;
+  return path && system_path(path);
+}
+
+// The DWARF scopes at `addr` in module `m`, innermost first (dwarf_getscopes;
+// the caller frees *scopes): none for a system library or without -g.
+int scopes_at(Dwfl_Module *m, uintptr_t addr, Dwarf_Die **scopes) {
+  Dwarf_Addr bias = 0;
+  Dwarf_Die *cu = m && !system_library(m) ? g_dw->dwfl_module_addrdie(m, Dwarf_Addr(addr), &bias) : nullptr;
+  return cu ? g_dw->dwarf_getscopes(cu, Dwarf_Addr(addr) - bias, scopes) : 0;
+}
+
+// A function's declaration (DW_AT_decl_file/line, following a specification
+// or abstract origin) into s.file and s.line, when it has one.
+void set_declaration(Dwarf_Die *die, Symbol &s) {
+  int lineno = 0;
+  const char *file = g_dw->dwarf_decl_file(die);
+  if (file && g_dw->dwarf_decl_line(die, &lineno) == 0) {
+    s.file = file;
+    s.line = lineno;
+  }
+}
+
+}  // namespace
+
+bool system_path(const char *path) {
   for (const char *dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"})
     if (std::strncmp(path, dir, std::strlen(dir)) == 0) return true;
   return false;
 }
-
-}  // namespace
 
 Symbol symbolize(uintptr_t func) {
   Symbol s;
@@ -225,25 +247,16 @@ Symbol symbolize(uintptr_t func) {
       s.mangled = name;
       s.name = demangle(name);
     }
-    // The function's declaration (DW_AT_decl_file/line of its subprogram,
-    // following a specification or abstract origin); else the line table
+    // The function's declaration (of its subprogram); else the line table
     // at its first instruction, which after optimisation is often a later line.
-    Dwarf_Addr bias = 0;
-    if (Dwarf_Die *cu = with_dwarf ? g_dw->dwfl_module_addrdie(m, Dwarf_Addr(func), &bias) : nullptr) {
-      Dwarf_Die *scopes = nullptr;
-      int n = g_dw->dwarf_getscopes(cu, Dwarf_Addr(func) - bias, &scopes);
-      for (int i = 0; i < n; ++i) {
-        if (g_dw->dwarf_tag(&scopes[i]) != DW_TAG_subprogram) continue;
-        int lineno = 0;
-        const char *file = g_dw->dwarf_decl_file(&scopes[i]);
-        if (file && g_dw->dwarf_decl_line(&scopes[i], &lineno) == 0) {
-          s.file = file;
-          s.line = lineno;
-        }
+    Dwarf_Die *scopes = nullptr;
+    const int n = scopes_at(m, func, &scopes);
+    for (int i = 0; i < n; ++i)
+      if (g_dw->dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+        set_declaration(&scopes[i], s);
         break;
       }
-      std::free(scopes);
-    }
+    std::free(scopes);
     Dwfl_Line *line = s.file.empty() && with_dwarf ? g_dw->dwfl_module_getsrc(m, Dwarf_Addr(func)) : nullptr;
     if (line) {
       int lineno = 0;
@@ -283,11 +296,8 @@ Symbol symbolize(uintptr_t func) {
 std::vector<Symbol> inlined_at(uintptr_t ip) {
   std::vector<Symbol> chain;
   pthread_mutex_lock(&g_lock);
-  Dwfl_Module *m = module_of(ip);
-  Dwarf_Addr bias = 0;
-  Dwarf_Die *cu = m && !system_library(m) ? g_dw->dwfl_module_addrdie(m, Dwarf_Addr(ip), &bias) : nullptr;
   Dwarf_Die *scopes = nullptr;
-  const int n = cu ? g_dw->dwarf_getscopes(cu, Dwarf_Addr(ip) - bias, &scopes) : 0;
+  const int n = scopes_at(module_of(ip), ip, &scopes);
   // Innermost first, up to the function the machine code belongs to.
   for (int i = 0; i < n && g_dw->dwarf_tag(&scopes[i]) != DW_TAG_subprogram; ++i) {
     if (g_dw->dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;  // a lexical block
@@ -301,12 +311,7 @@ std::vector<Symbol> inlined_at(uintptr_t ip) {
     if (!name) continue;
     s.mangled = name;
     s.name = demangle(name);
-    int lineno = 0;
-    const char *file = g_dw->dwarf_decl_file(&scopes[i]);
-    if (file && g_dw->dwarf_decl_line(&scopes[i], &lineno) == 0) {
-      s.file = file;
-      s.line = lineno;
-    }
+    set_declaration(&scopes[i], s);
     chain.push_back(std::move(s));
   }
   std::free(scopes);
