@@ -2,6 +2,7 @@
 // getenv of HCC_* names in hcc; tests/config checks that).
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "config/config.hpp"
 
@@ -22,6 +23,13 @@ const Variable &row(const char *name) {
 
 }  // namespace
 
+std::string shown(const char *value) {
+  if (!value) return "";
+  const std::string v(value);
+  if (v.size() <= kShownLimit) return v;
+  return v.substr(0, kShownLimit) + "... (" + std::to_string(v.size()) + " characters)";
+}
+
 const char *text(const char *name) { return std::getenv(row(name).name); }
 
 const char *nonempty(const char *name) {
@@ -33,7 +41,7 @@ bool flag(const char *name, const char *otherwise, bool fallback) {
   const char *v = nonempty(name);
   if (!v) return fallback;
   if (std::optional<bool> on = parse_switch(v)) return *on;
-  std::fprintf(stderr, "hcc: error: %s='%s' is not %s; %s\n", name, v, switch_words(), otherwise);
+  std::fprintf(stderr, "hcc: error: %s='%s' is not %s; %s\n", name, shown(v).c_str(), switch_words(), otherwise);
   return fallback;
 }
 
@@ -47,7 +55,7 @@ std::optional<double> number(const char *name, const char *otherwise) {
   if (!v) return std::nullopt;
   const Parsed p = parse_number(r, v);
   if (p.ok) return p.value;
-  if (otherwise) std::fprintf(stderr, "hcc: error: %s='%s' %s; %s\n", name, v, p.why.c_str(), otherwise);
+  if (otherwise) std::fprintf(stderr, "hcc: error: %s='%s' %s; %s\n", name, shown(v).c_str(), p.why.c_str(), otherwise);
   return std::nullopt;
 }
 

@@ -65,6 +65,13 @@ const char *text(const char *name);
 // text() but nullptr for "" too (most readers treat empty as unset).
 const char *nonempty(const char *name);
 
+// A value as a message shows it: whole up to kShownLimit characters, else
+// its start and "... (N characters)", so a 130 000-character value is not
+// echoed whole into a build log. Every message quoting a variable's value
+// goes through it.
+constexpr size_t kShownLimit = 160;
+std::string shown(const char *value);
+
 // A switch: its default (the row's) when unset or empty; a bad value prints
 // "hcc: error: NAME='value' is not on, off, ...; <otherwise>" (otherwise:
 // e.g. "using 0", "not tracing") and gives `fallback`.

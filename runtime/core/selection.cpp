@@ -3,6 +3,7 @@
 
 #include "env.hpp"
 
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 
@@ -61,7 +62,7 @@ filter::Filter *names_filter(const char *var) {
   for (const std::string &n : split_list(v))
     if (!f->add_include(n, error)) std::fprintf(stderr, "hcc: error: %s: %s; that name is ignored\n", var, error.c_str());
   if (f->empty()) {
-    std::fprintf(stderr, "hcc: error: %s='%s' names no region; ignored\n", var, v);
+    std::fprintf(stderr, "hcc: error: %s='%s' names no region; ignored\n", var, config::shown(v).c_str());
     delete f;
     return nullptr;
   }
@@ -97,7 +98,7 @@ bool selection_init() {
   bool ok = true;
   if (const char *v = config::nonempty("HCC_FILTER")) {
     if (!f->add_file(v, error)) {
-      std::fprintf(stderr, "hcc: error: HCC_FILTER=%s: %s; running unfiltered\n", v, error.c_str());
+      std::fprintf(stderr, "hcc: error: HCC_FILTER=%s: %s; running unfiltered\n", config::shown(v).c_str(), error.c_str());
       ok = false;
     }
   }
@@ -118,18 +119,22 @@ bool selection_init() {
   // HCC_THROTTLE: unset, `auto` or on: throttling by default
   // (auto_throttle.cpp); off; or CALLS:USEC, decided at each exit on the
   // general paths, exactly at the CALLS-th call.
+  // A bad value means the default, as for every other variable: a typo must
+  // not turn off what keeps the run's cost down.
   bool automatic = true;
-  if (const char *v = config::nonempty("HCC_THROTTLE"); v && std::strcmp(v, "auto") != 0) {
+  if (const char *v = config::nonempty("HCC_THROTTLE"); v && strcasecmp(v, "auto") != 0) {
     const std::optional<bool> on = config::parse_switch(v);
-    automatic = on.value_or(false);
+    automatic = on.value_or(true);
     if (!on) {
       const std::string bad = parse_throttle(v);
       if (bad.empty()) {
+        automatic = false;
         g_throttle = true;
         g_throttle_ticks = uint64_t(g_throttle_usec * 1e-6 / clock_seconds_per_tick());
         set_profile_attr("hcc.throttle", v);
       } else {
-        std::fprintf(stderr, "hcc: error: HCC_THROTTLE='%s' %s; not throttling\n", v, bad.c_str());
+        std::fprintf(stderr, "hcc: error: HCC_THROTTLE='%s' %s; throttling as by default (auto)\n",
+                     config::shown(v).c_str(), bad.c_str());
       }
     }
   }

@@ -132,7 +132,7 @@ bool source_choice(bool *papi, bool *perf) {
   if (std::strcmp(v, "papi") == 0) *perf = false;
   else if (std::strcmp(v, "perf") == 0) *papi = false;
   else {
-    std::fprintf(stderr, "hcc: error: HCC_METRICS_SOURCE='%s' is not auto, papi or perf; using auto\n", v);
+    std::fprintf(stderr, "hcc: error: HCC_METRICS_SOURCE='%s' is not auto, papi or perf; using auto\n", config::shown(v).c_str());
   }
   return true;
 }

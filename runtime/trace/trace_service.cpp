@@ -108,7 +108,7 @@ bool service_init() {
     std::string error;
     for (const std::string &n : split_list(s)) f->add_include(n, error);
     if (f->empty()) {
-      std::fprintf(stderr, "hcc: error: HCC_TRACE_SELECT='%s' names no region; tracing every region\n", s);
+      std::fprintf(stderr, "hcc: error: HCC_TRACE_SELECT='%s' names no region; tracing every region\n", config::shown(s).c_str());
       delete f;
     } else {
       void *m = mmap(nullptr, kMaxFlagged, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

@@ -270,8 +270,11 @@ TEST_F(FilterTest, ThrottledRegionsAreListed) {
 // A USEC that does not fit the clock's tick count (1e30, inf) or a CALLS
 // beyond 64 bits is refused with one line naming HCC_THROTTLE (issue 28):
 // before, 1e30 and inf overflowed the conversion to ticks (undefined
-// behaviour) and silently changed what was throttled. The run goes on
-// unthrottled: every call of tiny is recorded, as in the full profile.
+// behaviour) and silently changed what was throttled. The run goes on with
+// the default throttling (issue 40: a bad value turned throttling off), which
+// leaves this short run alone: every call of tiny is recorded, as in the full
+// profile. A value of 130 000 characters is quoted by its start and length,
+// not echoed whole; `AUTO` is `auto`.
 TEST_F(FilterTest, ThrottleOutOfRangeIsRefusedWithAMessage) {
   const std::string big_calls = "99999999999999999999999";
   for (const std::string &value : {std::string("10:1e30"), std::string("10:inf"), std::string("10:-inf"),
@@ -282,12 +285,20 @@ TEST_F(FilterTest, ThrottleOutOfRangeIsRefusedWithAMessage) {
     EXPECT_EQ(r.out, expected_out_);
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.err.rfind("hcc: error: HCC_THROTTLE='" + value + "' ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find("; not throttling\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("; throttling as by default (auto)\n"), std::string::npos) << r.err;
     Profile p = Profile::load(dir_ + "/out-thr-bad");
     EXPECT_EQ(p.total_visits("tiny"), Profile::load(dir_ + "/out-full").total_visits("tiny"));
     EXPECT_EQ(read_file(dir_ + "/out-thr-bad/summary.txt").find("THROTTLED"), std::string::npos);
     std::filesystem::remove_all(dir_ + "/out-thr-bad");
   }
+  const std::string huge = "10:" + std::string(130000, '9');
+  RunResult r = run_in(dir_, full_, "thr-huge", "HCC_THROTTLE=" + huge);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(r.err.size(), 400u) << r.err.substr(0, 400);
+  EXPECT_NE(r.err.find("... (130003 characters)' has a USEC out of range"), std::string::npos) << r.err.substr(0, 400);
+  r = run_in(dir_, full_, "thr-caps", "HCC_THROTTLE=AUTO");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
   // The largest USEC accepted still throttles (every call of tiny is far shorter).
   ASSERT_EQ(run_in(dir_, full_, "thr-max", "HCC_THROTTLE=20:1e9").status, 0);
   EXPECT_NE(read_file(dir_ + "/out-thr-max/summary.txt").find("  tiny(int) (after 20 calls"), std::string::npos);

@@ -12,15 +12,20 @@
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "../support/other_user.hpp"
 #include "e2e_support.hpp"
@@ -258,6 +263,51 @@ TEST_F(Plan, ARunRefreshesThePlanItNamesAtExit) {
             std::string::npos)
       << r.err;
   EXPECT_NE(read_file(dir_ + "/hcc.plan").find("out-u2"), std::string::npos);
+}
+
+// HCC_PLAN_UPDATE replaces only an absent name, a regular file or a link of
+// the user's: renameat would put the plan in place of anything else, and as
+// root it replaced /dev/null itself. A FIFO, a socket, a character device
+// (made here with mknod when the suite runs as root) and another user's file
+// are each refused naming what they are, and stay what they were.
+TEST_F(Plan, APlanUpdateReplacesNoDeviceFifoSocketOrOtherUsersFile) {
+  dir_ = scratch_dir("plan-update-kinds");
+  ASSERT_EQ(build(dir_, "app").status, 0);
+  struct Entry {
+    std::string name, said;
+    mode_t type;
+  };
+  std::vector<Entry> entries = {{"fifo", "is a FIFO, not a plan", S_IFIFO}, {"sock", "is a socket, not a plan", S_IFSOCK}};
+  ASSERT_EQ(::mkfifo((dir_ + "/fifo").c_str(), 0600), 0);
+  const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(s, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  const std::string sock = dir_ + "/sock";
+  ASSERT_LT(sock.size(), sizeof(addr.sun_path));
+  std::snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", sock.c_str());
+  ASSERT_EQ(::bind(s, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
+  if (::mknod((dir_ + "/null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0)
+    entries.push_back({"null", "is a character device, not a plan", S_IFCHR});
+  std::string why;
+  const uid_t other = hcc::test::other_user(why);
+  if (other != static_cast<uid_t>(-1)) {
+    write(dir_ + "/theirs", "their file\n");
+    ASSERT_EQ(::lchown((dir_ + "/theirs").c_str(), other, other), 0);
+    entries.push_back({"theirs", "is owned by uid " + std::to_string(other), S_IFREG});
+  }
+  for (const Entry &e : entries) {
+    const RunResult r = run_prog(dir_, "app", e.name, 1000, "HCC_PLAN_UPDATE=" + e.name + " ");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("hcc: error: HCC_PLAN_UPDATE=" + e.name + " " + e.said + "; the plan is not updated"),
+              std::string::npos)
+        << r.err;
+    struct stat st;
+    ASSERT_EQ(::lstat((dir_ + "/" + e.name).c_str(), &st), 0) << e.name;
+    EXPECT_EQ(st.st_mode & S_IFMT, e.type) << e.name << " was replaced";
+  }
+  ::close(s);
+  if (other != static_cast<uid_t>(-1)) EXPECT_EQ(read_file(dir_ + "/theirs"), "their file\n");
 }
 
 // The saving the plan predicts, checked against the run that follows: CPU
