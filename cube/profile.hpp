@@ -45,13 +45,34 @@ struct Region {
 
 // Count mode (runtime/core/README.md, "Count mode"): a region whose visits
 // are counted exactly on their call path but which reads no clock. Its own
-// (exclusive) time is 0 and its inclusive time is its children's; its
-// running time is its caller's exclusive time. Marked by this exact
-// <descr> text, a standard CUBE element that CubeLib shows and every merge
-// (threads, ranks, hcc-report diff) carries with the region.
+// (exclusive) time is the CPU time of the samples that landed in it, taken
+// out of the exclusive time of the nearest timed call path above it (0
+// without sampling: its running time is then its caller's); its inclusive
+// time is that plus its children's. Marked by this exact <descr> text, a
+// standard CUBE element that CubeLib shows and every merge (threads, ranks,
+// hcc-report diff) carries with the region. Profiles of hcc before sampling
+// was the default carry the older text, read the same.
 inline constexpr const char *kCountedRegionDescr =
+    "hcc count mode: visits counted exactly, no clock read; its time is the CPU time of its samples";
+inline constexpr const char *kCountedRegionDescrBefore =
     "hcc count mode: visits counted exactly, no clock read; its time is its caller's";
-inline bool is_counted(const Region &r) { return r.descr == kCountedRegionDescr; }
+inline bool is_counted(const Region &r) { return r.descr == kCountedRegionDescr || r.descr == kCountedRegionDescrBefore; }
+
+// Throttling (runtime/core/auto_throttle.cpp, HCC_THROTTLE): a function timed
+// until it proved cheap and frequent, then counted like a counted region
+// (every visit exact, no clock). Its time is the CPU time of its samples,
+// as a counted region's.
+inline constexpr const char *kThrottledRegionDescr =
+    "hcc throttled: timed no more once cheap and frequent, visits counted exactly; its time is the CPU time of its "
+    "samples";
+inline bool is_throttled(const Region &r) { return r.descr == kThrottledRegionDescr; }
+
+// Whether a call path of region `r` has its time from samples rather than
+// from hcc's clock (sampled functions and inlined calls, counted and
+// throttled regions): every view marks such a time.
+inline bool time_from_samples(const Region &r) {
+  return r.paradigm == "sampling" || is_counted(r) || is_throttled(r);
+}
 
 struct CallNode {
   int region = -1;

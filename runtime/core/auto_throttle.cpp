@@ -2,9 +2,11 @@
 //
 // TAU's rule, priced in this run's pairs: a function whose visits reach
 // 100 000 (summed over threads and call paths) while its mean inclusive time
-// per visit is under 10 timed pairs stops being timed. Its visits are still
-// counted, on their call paths (hooks.cpp, throttled_visit_); its time from
-// then on is its caller's. `hcc.throttled` names it with the evidence.
+// per visit is under 10 timed pairs stops being timed. Its frames are still
+// pushed without a clock (hooks.cpp, throttled_enter), so its visits are
+// exact on their call paths and its callees stay below it; its time is the
+// CPU time of the samples that land in it (untimed_time.hpp), its caller's
+// when no sample does. `hcc.throttled` names it with the evidence.
 //
 // Decided off the measured threads, so the fast paths carry no instruction
 // for it: a thread of our own wakes after 10 ms, then at doubling intervals up

@@ -7,9 +7,12 @@
 // order, the index of each one's parent or -1, and inclusive ticks). The
 // service returns new paths below them; each gets a node made for this build
 // only (kind kSampled: region, extra counters, `parent` pointing at the
-// parent's node), with its inclusive ticks, so time stays inclusive =
-// exclusive + children: an added path's time comes out of its parent's
-// exclusive time.
+// parent's node). A path below one of the thread's nodes carries the CPU
+// time its samples stand for (`own_ns`), and the builder gives it its time
+// with every other untimed node's (untimed_time.hpp): out of the exclusive
+// time of the nearest timed node above it, so inclusive = exclusive +
+// children still holds. A path the service timed itself (below the thread's
+// root, where no node has a measured time) gives its inclusive ticks.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +27,9 @@ struct ThreadState;
 
 struct AddedPath {
   int parent = -1;  // index among the thread's nodes, then the added ones (nodes.size() + j); -1 = a root
-  uint64_t incl = 0;
+  uint64_t incl = 0;          // when !from_samples: its inclusive ticks
+  uint64_t own_ns = 0;        // when from_samples: the CPU ns of the samples on this path itself
+  bool from_samples = false;  // its time is the builder's to give (untimed_time.hpp)
   std::unique_ptr<uint64_t[]> storage;  // the Node, followed by its extra counters
   const Node *node() const { return reinterpret_cast<const Node *>(storage.get()); }
   Node *node() { return reinterpret_cast<Node *>(storage.get()); }
@@ -48,6 +53,9 @@ struct ExtraAdd {
 };
 
 struct PathSource {
+  // The extra counter holding the CPU ns of the samples that landed on a
+  // node itself (an untimed node's own time), or -1.
+  int (*cpu_metric)();
   void (*prepare)();
   void (*add)(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vector<int> &parent,
               const std::vector<uint64_t> &incl, uint64_t now, std::vector<AddedPath> &out,

@@ -40,26 +40,30 @@ __attribute__((always_inline)) inline uint64_t fast_clock() {
 #endif
 }
 
-// A visit of a throttled region (`region` has kThrottledBit): counted on
-// its call path (the node below the top frame's, as an enter would find
-// it), not timed, and no frame is pushed: what it calls hangs below its
-// caller, and its time is its caller's. Not counted where an enter would
-// not be recorded (paused, below the depth cut, outside HCC_SELECT, below
-// HCC_PRUNE). The control-flow counts (cfg.hpp) are not kept for it.
-__attribute__((noinline)) void throttled_visit_(uint32_t region) {
-  ThreadState *ts = t_state;
-  if (HCC_UNLIKELY(!ts)) ts = thread_state_create();
-  if (HCC_UNLIKELY(ts->pause_count || ts->overflow || ts->depth >= ts->max_depth)) return;
-  if (HCC_UNLIKELY(g_selective) && (ts->prune_depth || (g_select_active && ts->sel_inside == 0))) return;
+// The enter of a throttled region (`region` has kThrottledBit) as count
+// mode's lane makes it (count_hooks.cpp): its frame is pushed, so its visits
+// are exact per call path and what it calls stays below it, but no clock is
+// read. Its time comes from the samples that land in it (the builder treats
+// a throttled node as untimed: untimed_time.hpp). Every other case (the
+// thread's first event, a slot miss, recursion mode, a per-event service,
+// pause, the depth cut) takes the general path with the plain id, which
+// reads the clock the builder then ignores for this node.
+__attribute__((noinline)) void enter_slow(hcc_region_desc *d, uint32_t region);
+__attribute__((noinline)) void throttled_enter(hcc_region_desc *d, uint32_t region) {
   const uint32_t id = region & ~kThrottledBit;
-  Node *parent = attributed(ts->stack[ts->depth].node);
-  Node *child = parent->cache;
-  if (HCC_UNLIKELY(child->region != id)) {
-    child = cct_child(ts->cct, parent, id);
-    parent->cache = child;
-  }
-  if (child->kind == kForward) child = child->link;  // a recursive call: the ancestor's node
+  ThreadState *ts = t_state;
+  if (HCC_UNLIKELY(!ts)) return enter_slow(d, id);
+  const uint32_t depth = ts->depth;
+  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return enter_slow(d, id);
+  Succ *s = ts->succ;
+  Node *child = s->next;
+  Frame *top = ts->stack + depth;
+  if (HCC_UNLIKELY(child->region != id || child->parent != top->node)) return enter_slow(d, id);
+  ++s->pending;
+  ts->succ = &child->after_enter;
   ++child->visits;
+  top[1].node = child;
+  ts->depth = depth + 1;
 }
 
 // Recursion mode's common enter (fold.hpp): folded frames are open, nothing
@@ -98,16 +102,13 @@ __attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, ui
 }
 
 // Everything hcc_enter's fast path and recursion mode's lane do not handle.
-__attribute__((noinline)) void enter_slow(hcc_region_desc *d) {
+__attribute__((noinline)) void enter_slow(hcc_region_desc *d, uint32_t region) {
   ThreadState *ts = t_state;
-  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   if (!ts) ts = thread_state_create();
   ++ts->general_enters;  // testing::general_enters
   if (region == 0) region = register_region(d);
-  if (HCC_UNLIKELY(int32_t(region) < 0)) {  // filtered, or throttled (now or since hcc_enter read the id)
-    if (region != kExcludedId) throttled_visit_(region);
-    return;
-  }
+  if (HCC_UNLIKELY(region == kExcludedId)) return;
+  region &= ~kThrottledBit;  // throttled: its frame as any other's, its clock ignored
   // hcc_pause: skipped, counted so their exits are recognised (exit_repair).
   if (HCC_UNLIKELY(ts->pause_count)) {
     ++ts->pause_skipped;
@@ -153,7 +154,7 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   ThreadState *ts = t_state;
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   if (ts && int32_t(region) > 0 && enter_folded_lane(ts, region, ts->depth)) return;
-  return enter_slow(d);
+  return enter_slow(d, region);
 }
 
 // hcc_enter's fast path is closed to this thread (depth >= fast_limit: in
@@ -162,7 +163,7 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
 __attribute__((noinline)) void enter_beyond_limit(ThreadState *ts, hcc_region_desc *d, uint32_t region,
                                                   uint32_t depth) {
   if (enter_folded_lane(ts, region, depth)) return;
-  return enter_slow(d);
+  return enter_slow(d, region);
 }
 
 // The top frame is not `region`'s: we are below the depth cut, exits were
@@ -206,17 +207,23 @@ __attribute__((noinline)) void exit_repair(ThreadState *ts, hcc_region_desc *d, 
   }
 }
 
-// The exit of a filtered region (nothing to do) or of a throttled one: its
-// enters push no frame since it was throttled, but the frame of a visit
-// that was open then (the thread was inside it) is the top frame at its
-// exit and is closed here as any frame, so what the thread enters next is
-// not recorded below it. Otherwise nothing is open for this exit.
-__attribute__((noinline)) void exit_rare(uint32_t region) {
+// The exit of a filtered region (nothing to do) or of a throttled one:
+// count mode's exit lane (count_hooks.cpp), no clock, no time added; a frame
+// opened before the region was throttled closes the same way (the builder
+// takes a throttled node's time from its samples, not from its frames).
+// Everything unusual goes to the general path with the plain id.
+__attribute__((noinline)) void exit_general(hcc_region_desc *d, uint32_t region);
+__attribute__((noinline)) void exit_rare(hcc_region_desc *d, uint32_t region) {
   if (region == kExcludedId) return;
+  const uint32_t id = region & ~kThrottledBit;
   ThreadState *ts = t_state;
-  if (!ts || ts->depth == 0 || frame_region(ts->stack[ts->depth]) != (region & ~kThrottledBit)) return;
-  close_frames(ts, ts->depth - 1, clock_now());
-  if (g_selective) selection_resync(ts);
+  if (HCC_UNLIKELY(!ts)) return;
+  if (HCC_UNLIKELY(lanes_off(ts))) return exit_general(d, id);
+  const uint32_t depth = ts->depth;
+  Node *n = ts->stack[depth].node;
+  if (HCC_UNLIKELY(n->region != id)) return exit_general(d, id);
+  ts->succ = &n->after_exit;  // control flow (cfg.hpp)
+  ts->depth = depth - 1;
 }
 
 // hcc_exit's slow path. A frame opened in recursion mode stands on a proxy
@@ -230,12 +237,14 @@ __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, ui
   return exit_repair(ts, d, region, t);
 }
 
-__attribute__((noinline)) void exit_general(hcc_region_desc *d) {
+// `region`: the descriptor's id as hcc_exit read it, the throttled bit
+// cleared (exit_rare); throttled since then: that region all the same.
+__attribute__((noinline)) void exit_general(hcc_region_desc *d, uint32_t region) {
   uint64_t t = clock_now();
   ThreadState *ts = t_state;
   if (!ts) return;
-  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
-  if (HCC_UNLIKELY(int32_t(region) < 0)) return exit_rare(region);  // throttled since hcc_exit read the id
+  if (HCC_UNLIKELY(region == kExcludedId)) return;
+  region &= ~kThrottledBit;
   if (HCC_UNLIKELY(g_selective)) {
     if (ts->sel_skipped > 0 && ts->pause_count == 0) {  // the exit of a skipped enter
       --ts->sel_skipped;
@@ -270,7 +279,7 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d) {
 // descriptors: hcc_enter's one signed compare catches all three.
 __attribute__((noinline)) void enter_rare(hcc_region_desc *d, uint32_t region) {
   if (region == kExcludedId) return;
-  if (region != 0) return throttled_visit_(region);
+  if (region != 0) return throttled_enter(d, region);
   enter_general(d);
 }
 
@@ -309,13 +318,13 @@ HCC_API void hcc_exit(hcc_region_desc *d) {
   // Filtered or throttled (both negative as an int32_t): one load, one
   // branch, no clock read here.
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
-  if (HCC_UNLIKELY(int32_t(region) < 0)) return exit_rare(region);
+  if (HCC_UNLIKELY(int32_t(region) < 0)) return exit_rare(d, region);
   uint64_t t = fast_clock();  // first, so the work below is not charged to the region
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
   // Without the TSC, with a per-event service (event_services.hpp) and while
   // paused: the general path, which reads its own clock.
-  if (HCC_UNLIKELY(lanes_off(ts))) return exit_general(d);
+  if (HCC_UNLIKELY(lanes_off(ts))) return exit_general(d, region);
   const uint32_t depth = ts->depth;
   Frame *top = ts->stack + depth;
   Node *n = top->node;

@@ -18,6 +18,7 @@
 #include "metrics.hpp"
 #include "registry.hpp"
 #include "thread_state.hpp"
+#include "untimed_time.hpp"
 
 #ifndef HCC_VERSION
 #define HCC_VERSION "unknown"
@@ -143,21 +144,33 @@ std::vector<uint64_t> with_folded_shares(const ThreadNodes &t, std::vector<uint6
 
 const Node *proxy_of(const Node *n) { return __atomic_load_n(&n->link, __ATOMIC_ACQUIRE); }
 
-// Count mode (count_hooks.cpp): a counted node's inclusive time is the sum
-// of its children's, so its exclusive time is 0 and the time it ran stays
-// in its caller's exclusive time (the caller's inclusive time, measured by
-// the caller's own frames, already holds it). Whatever the node's `incl`
-// accumulated (its frames on the general paths read the clock; its fast
-// path never does) is replaced. Children come after their parent in
-// creation order, so one backward pass finishes every child first.
-void count_inclusive(ThreadNodes &t, const std::vector<bool> &counted_region) {
+// The time of the nodes hcc did not time (untimed_time.hpp): counted and
+// throttled regions' nodes (whatever their `incl` accumulated: their frames
+// on the general paths read the clock, their lanes never do) and the
+// service's paths below the thread's nodes, from the CPU time of their own
+// samples.
+void time_untimed(ThreadNodes &t, size_t n_real, const std::vector<bool> &untimed_region) {
   const size_t n = t.nodes.size();
-  std::vector<uint64_t> children(n, 0);
-  for (size_t i = n; i-- > 0;) {
+  const PathSource *src = path_source();
+  const int cpu = src ? src->cpu_metric() : -1;
+  const double ticks_per_ns = 1e-9 / clock_seconds_per_tick();
+  std::vector<bool> untimed(n, false);
+  std::vector<uint64_t> own_ns(n, 0);
+  for (size_t i = 0; i < n_real; ++i) {
     const uint32_t r = t.nodes[i]->region - 1;
-    if (r < counted_region.size() && counted_region[r]) t.incl[i] = children[i];
-    if (t.parent[i] >= 0) children[size_t(t.parent[i])] += t.incl[i];
+    untimed[i] = r < untimed_region.size() && untimed_region[r];
+    if (untimed[i] && cpu >= 0) own_ns[i] = t.nodes[i]->extra()[cpu];
   }
+  for (const ExtraAdd &a : t.extra_adds)
+    if (a.metric == cpu && a.node >= 0 && size_t(a.node) < n_real) own_ns[size_t(a.node)] += a.amount;
+  for (size_t j = 0; j < t.added.size(); ++j) {
+    untimed[n_real + j] = t.added[j].from_samples;
+    own_ns[n_real + j] = t.added[j].own_ns;
+  }
+  std::vector<uint64_t> own_ticks(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    if (untimed[i]) own_ticks[i] = uint64_t(double(own_ns[i]) * ticks_per_ns);
+  give_untimed_their_time(t.parent, untimed, own_ticks, t.incl);
 }
 
 ThreadNodes collect(ThreadState *ts, uint64_t now) {
@@ -278,9 +291,10 @@ Profile build_local_profile(BuildFor what) {
   const double seconds_per_tick = clock_seconds_per_tick();
   const std::vector<ThreadState *> threads = threads_snapshot();
   const std::vector<RegionInfo> regions = regions_snapshot();
-  std::vector<bool> counted_region(regions.size(), false);
-  bool any_counted = false;
-  for (size_t r = 0; r < regions.size(); ++r) any_counted |= counted_region[r] = regions[r].counted;
+  std::vector<bool> untimed_region(regions.size(), false);
+  bool any_untimed = false;
+  for (size_t r = 0; r < regions.size(); ++r)
+    any_untimed |= untimed_region[r] = regions[r].counted || regions[r].throttled;
   const std::vector<ExtraMetric> extras = extra_metrics_snapshot();
   const RunInfo &run = run_info();
 
@@ -316,6 +330,7 @@ Profile build_local_profile(BuildFor what) {
     out.paradigm = region_paradigm(r.kind);
     out.role = region_role(r.kind);
     if (r.counted) out.descr = profile::kCountedRegionDescr;
+    else if (r.throttled) out.descr = profile::kThrottledRegionDescr;
     p.regions.push_back(std::move(out));
   }
 
@@ -327,10 +342,9 @@ Profile build_local_profile(BuildFor what) {
   uint64_t dropped = 0;
   for (ThreadState *ts : threads) {
     ThreadNodes t = collect(ts, now);
-    // Before the service's paths: sampling shares an anchor's exclusive
-    // time, which for a counted node is 0 (its samples keep their call path).
-    if (any_counted) count_inclusive(t, counted_region);
+    const size_t n_real = t.nodes.size();
     add_service_paths(ts, t, now);
+    if (any_untimed || n_real < t.nodes.size()) time_untimed(t, n_real, untimed_region);
     dropped += ts->dropped;
     std::unordered_map<const Node *, int> global_of;
     t.global.assign(t.nodes.size(), -1);

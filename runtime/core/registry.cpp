@@ -25,14 +25,10 @@ std::unordered_map<std::string, uint32_t> &by_key() {
   return *m;
 }
 
-// Every descriptor of each region (throttling rewrites them) and whether
-// the region was throttled; indexed by region id.
+// Every descriptor of each region (throttling rewrites them); indexed by
+// region id.
 std::vector<std::vector<hcc_region_desc *>> &descriptors() {
   static auto *v = new std::vector<std::vector<hcc_region_desc *>>;
-  return *v;
-}
-std::vector<bool> &throttled() {
-  static auto *v = new std::vector<bool>;
   return *v;
 }
 
@@ -122,11 +118,10 @@ uint32_t register_region(hcc_region_desc *d, bool counted) {
         __atomic_fetch_or(&g_openmp_regions[id / 64], uint64_t(1) << (id % 64), __ATOMIC_RELAXED);
       by_key().emplace(std::move(key), id);
       descriptors().resize(id);
-      throttled().resize(id);
     }
     if (id - 1 < descriptors().size()) {
       descriptors()[id - 1].push_back(d);
-      if (throttled()[id - 1]) {  // a twin of a throttled region
+      if (regions()[id - 1].throttled) {  // a twin of a throttled region
         __atomic_store_n(&d->id, id | kThrottledBit, __ATOMIC_RELEASE);
         pthread_mutex_unlock(&g_lock);
         return id | kThrottledBit;
@@ -165,8 +160,8 @@ uint32_t register_depth_limit_region(uint32_t max_depth) {
 std::string throttle_region_descriptors(uint32_t id) {
   pthread_mutex_lock(&g_lock);
   std::string name;
-  if (id >= 1 && id < kThrottledBit && id - 1 < descriptors().size() && !throttled()[id - 1]) {
-    throttled()[id - 1] = true;
+  if (id >= 1 && id < kThrottledBit && id - 1 < descriptors().size() && !regions()[id - 1].throttled) {
+    regions()[id - 1].throttled = true;
     for (hcc_region_desc *d : descriptors()[id - 1]) __atomic_store_n(&d->id, id | kThrottledBit, __ATOMIC_RELEASE);
     name = regions()[id - 1].name;
   }

@@ -26,6 +26,10 @@ struct RegionInfo {
   // Set when a descriptor of it registers through hcc_count_enter or a
   // run-time filter's COUNT rule names it; never cleared.
   bool counted = false;
+  // Throttled (auto_throttle.cpp, HCC_THROTTLE): timed no more, its frames
+  // pushed without a clock. Set once; like a counted region, its time is
+  // taken from its samples at a build (untimed_time.hpp).
+  bool throttled = false;
 };
 
 // Slow path of hcc_enter: registers `d` once and returns the value now

@@ -28,9 +28,10 @@ constexpr uint32_t kExcludedId = 0xFFFFFFFFu;
 constexpr uint32_t kPauseRegion = 0xFFFFFFFEu;
 // A throttled region's descriptors hold its id with this bit set: negative
 // as an int32_t, like kExcludedId, so hcc_enter's one signed compare sends
-// both (and unregistered 0) to its rare path, where a throttled enter only
-// counts a visit (hooks.cpp, throttled_visit_), and hcc_exit's one sign test
-// sends both to exit_rare before reading the clock. Region ids stay below 2^31.
+// both (and unregistered 0) to its rare path, where a throttled enter pushes
+// its frame without a clock (hooks.cpp, throttled_enter), and hcc_exit's one
+// sign test sends both to exit_rare, which pops it without one. Region ids
+// stay below 2^31.
 constexpr uint32_t kThrottledBit = 0x80000000u;
 
 enum : uint8_t { kFlagSelect = 1, kFlagPrune = 2, kFlagThrottled = 4 };

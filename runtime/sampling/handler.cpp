@@ -212,6 +212,8 @@ enum Walk { kOk, kFailed, kInsideHcc };
 // the stack (kOk); at a frame of hcc's (kInsideHcc), unless `skip_hcc_top`
 // and no frame was taken yet (the MPI wrapper calling us); kFailed when a
 // frame has no unwind information or there are more than `max`.
+// `record_stop`: an instrumented function it stops at, other than the
+// anchor's, is kept as the outermost frame (a sample's walk).
 // `slots` (optional): for each step, where the caller's return address was
 // found and its value (x86-64: the caller's stack pointer − 8), to validate
 // a cached walk later (unwind_here). `anchor` (optional): the node the
@@ -229,7 +231,7 @@ struct Slots {
   int n = 0;
 };
 Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool skip_hcc_top,
-          Slots *slots = nullptr, const Node *anchor = nullptr, bool sites = false) {
+          Slots *slots = nullptr, const Node *anchor = nullptr, bool sites = false, bool record_stop = false) {
   const bool openmp_anchor = anchor && region_is_openmp(anchor->region);
   const uintptr_t anchor_function = anchor ? region_start(anchor->region) : 0;
   // Frames keyed by site (sampling.hpp) while the table has room: a full
@@ -264,7 +266,20 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
         frames[(*n)++] = key | kInlinedOnlyBit;
         return kOk;
       }
-      if (is_instrumented_function(start) || start == anchor_function) return kOk;
+      if (start == anchor_function) return kOk;
+      if (is_instrumented_function(start)) {
+        // An instrumented function that is not the innermost open frame: a
+        // counted leaf (no frame), a region excluded at run time, or its own
+        // code outside its enter and exit. A sample's walk (`record_stop`)
+        // keeps the frame, so the build gives the sample to that function's
+        // node (or shows it as sampled) instead of to the anchor; an MPI
+        // wrapper's walk pushes only uninstrumented frames.
+        if (record_stop) {
+          if (*n == max) return kFailed;
+          frames[(*n)++] = key;
+        }
+        return kOk;
+      }
       if (start == g_main_start) {  // a thread with no base: main is the outermost frame shown
         if (*n == max) return kFailed;
         frames[(*n)++] = key;
@@ -421,7 +436,7 @@ void take_sample(Buffer *b, void *ucv) {
   Walk how = kFailed;
   unw_cursor_t c;
   if (unw_init_local2(&c, reinterpret_cast<unw_context_t *>(uc), UNW_INIT_SIGNAL_FRAME) == 0)
-    how = walk(b, &c, frames, &n, kMaxFrames, false, nullptr, anchor, true);
+    how = walk(b, &c, frames, &n, kMaxFrames, false, nullptr, anchor, true, true);
   if (how == kFailed) {
     ++b->failed;
     const uintptr_t failed = kFailedFrame;

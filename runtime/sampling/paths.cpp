@@ -1,29 +1,27 @@
 // hcc runtime — turning the per-thread sample tables into call paths of a
-// profile build, and their time.
+// profile build.
 //
 // Time. A sample says where a thread burnt CPU, and each one weighs the CPU
-// time it stands for (the thread's CPU clock since its previous sample);
-// the time of an instrumented call path is still measured. So a sampled
-// path's inclusive time is the CPU time of the samples in its subtree,
-// taken out of its anchor's (the CCT node the unwound frames hang below)
-// measured exclusive time. What no sample explains — the anchor's own CPU
-// and the time it spent off the CPU, blocked in a system call or waiting
-// for a core — stays with the anchor, where it happened: a poll() that
-// blocks beside a CPU-bound library call no longer becomes that call's
-// time. (Shares in proportion to sample counts, the earlier rule, handed
-// the blocked time to whatever was sampled.) Only if the samples stand for
-// more than the anchor's exclusive time (CPU clock and the wall clock
-// disagree by a tick) are the sampled paths scaled down to fit it.
-// The metric `sampled_cpu` shows each path's sampled CPU time, so time −
-// sampled CPU is the part sampling saw off the CPU. Hence:
-//  - inclusive = exclusive + children still holds for every node (integer
-//    ticks, rounded down, so no exclusive value is negative);
-//  - measured time and sampled time add up to the thread's time exactly;
-//  - time inside MPI (or any measured call) never goes to sampled frames:
-//    it is the measured child's, not the anchor's exclusive time.
-// With no frame open (code outside every instrumented function, e.g. a
-// program measured only through its MPI wrappers) the anchor is the thread
-// itself: its exclusive time is the thread's span minus its measured roots.
+// time it stands for (the thread's CPU clock since its previous sample).
+// A sampled path below one of the thread's nodes carries that CPU time
+// (AddedPath::own_ns) and the builder gives it its time, with every other
+// node hcc did not time (counted, throttled: core/untimed_time.hpp), out of
+// the exclusive time of the nearest timed node above it. Below the thread
+// itself (code outside every instrumented function, e.g. a program measured
+// only through its MPI wrappers) this file gives the time: the thread's span
+// minus its measured roots is shared by the sampled roots (scaled down only
+// where they stand for more), and a root `<not on CPU>` keeps the rest.
+//
+// Which node a frame hangs below. The walk stops at the innermost open
+// frame's function, or at another instrumented function that has no frame
+// open (a counted leaf, a region excluded at run time, its code before its
+// enter or after its exit), which it keeps as the outermost frame. Such a
+// frame, or a machine copy of an instrumented function (GCC's .part/.isra
+// clones, matched by linker name), right below the anchor is that
+// function's own node where the anchor has one as a child: the sample is
+// its time, and the frames above hang below it. Without such a node, a
+// function known as instrumented is a sampled frame of its own (excluded at
+// run time), and an unknown copy is the anchor's code inlined there.
 #include "sampling/paths.hpp"
 
 #include <pthread.h>
@@ -77,8 +75,15 @@ std::unordered_map<uint32_t, std::string> &measured_names() {
   static auto *m = new std::unordered_map<uint32_t, std::string>;
   return *m;
 }
-std::unordered_set<std::string> &measured_set() {
-  static auto *s = new std::unordered_set<std::string>;
+// Linker name -> the instrumented regions of that name (as of prepare()).
+std::unordered_map<std::string, std::vector<uint32_t>> &measured_by_name() {
+  static auto *m = new std::unordered_map<std::string, std::vector<uint32_t>>;
+  return *m;
+}
+// Keys whose function is known to the handler as instrumented: where a
+// walk stopped at an instrumented function without an open frame.
+std::unordered_set<uintptr_t> &stop_keys() {
+  static auto *s = new std::unordered_set<uintptr_t>;
   return *s;
 }
 
@@ -110,9 +115,18 @@ uint32_t func_region(uintptr_t func) {
 bool copy_of(uint32_t sampled, uint32_t measured) {
   auto s = linker_names().find(sampled);
   if (s == linker_names().end()) return false;
-  if (!measured) return measured_set().count(s->second) != 0;
+  if (!measured) return measured_by_name().count(s->second) != 0;
   auto m = measured_names().find(measured);
   return m != measured_names().end() && m->second == s->second;
+}
+
+// The instrumented regions sampled region `sampled` is a copy of (same
+// linker name), or none. Callers hold g_lock.
+const std::vector<uint32_t> *measured_copies(uint32_t sampled) {
+  auto s = linker_names().find(sampled);
+  if (s == linker_names().end()) return nullptr;
+  auto m = measured_by_name().find(s->second);
+  return m == measured_by_name().end() ? nullptr : &m->second;
 }
 
 uint32_t inlined_region(const Symbol &s) {
@@ -135,10 +149,14 @@ void make_chain(uintptr_t key) {
   std::vector<uint32_t> chain;
   if (!(key & kSiteBit)) {
     chain.push_back(func_region(key));
+    if (key > kNotOnCpuFrame && is_instrumented_function(key)) stop_keys().insert(key);
   } else {
     const uintptr_t site = key & kSiteMask;
     const uintptr_t start = function_start_slow(site);
-    if (!(key & kInlinedOnlyBit)) chain.push_back(func_region(start ? start : site));
+    if (!(key & kInlinedOnlyBit)) {
+      chain.push_back(func_region(start ? start : site));
+      if (start && is_instrumented_function(start)) stop_keys().insert(key);
+    }
     for (const Symbol &s : inlined_at(site)) chain.push_back(inlined_region(s));
   }
   chains()[key] = std::move(chain);
@@ -151,8 +169,8 @@ void prepare() {
     if (regions[i].kind == HCC_KIND_FUNCTION)
       names[uint32_t(i + 1)] = regions[i].mangled.empty() ? regions[i].name : regions[i].mangled;
   pthread_mutex_lock(&g_lock);
-  measured_set().clear();
-  for (const auto &[id, name] : names) measured_set().insert(name);
+  measured_by_name().clear();
+  for (const auto &[id, name] : names) measured_by_name()[name].push_back(id);
   measured_names() = std::move(names);
   func_region(kNotOnCpuFrame);
   uint64_t taken = 0, in_runtime = 0, failed = 0, lost = 0, hits = 0, misses = 0;
@@ -199,13 +217,19 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
   const int cpu_m = cpu_metric();
   const size_t n = nodes.size();
   std::unordered_map<const Node *, int> index;
-  for (size_t i = 0; i < n; ++i) index[nodes[i]] = int(i);
+  // (parent index or kRoot, region) -> the node: where a sampled frame of an
+  // instrumented function finds that function's node below its anchor.
+  std::map<std::pair<int, uint32_t>, int> real_child;
+  for (size_t i = 0; i < n; ++i) {
+    index[nodes[i]] = int(i);
+    real_child.emplace(std::make_pair(parent[i], nodes[i]->region), int(i));
+  }
 
-  // Measured exclusive ticks of every node, and of the thread itself.
-  std::vector<int64_t> ex(incl.begin(), incl.end());
+  // The thread's own exclusive ticks: its span minus its measured roots.
   const uint64_t end = b->end_tick ? b->end_tick : now;
   int64_t root_ex = int64_t(end - b->start_tick);
-  for (size_t i = 0; i < n; ++i) (parent[i] >= 0 ? ex[size_t(parent[i])] : root_ex) -= int64_t(incl[i]);
+  for (size_t i = 0; i < n; ++i)
+    if (parent[i] < 0) root_ex -= int64_t(incl[i]);
 
   // Entries in creation order (a parent before its children). Each adds
   // its regions below its parent's path, one path per region.
@@ -255,12 +279,31 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
       for (size_t k = regions.size(); k-- > 0 && !first;)
         if (copy_of(regions[k], nodes[size_t(anchor)]->region)) first = k + 1;
     if (first) cur = -1;
-    // Right below the anchor, the machine copy of another instrumented
-    // function, not known as instrumented: its code runs while the anchor
-    // is the innermost open frame, so the sample is in the anchor's code
-    // inlined there (or in a throttled or excluded call, whose time is its
-    // caller's anyway).
-    if (!first && cur < 0 && anchor >= 0 && !regions.empty() && copy_of(regions[0], 0)) first = 1;
+    // Right below the anchor, another instrumented function with no frame
+    // open (its function, when the key has one: not an inlined-only site):
+    // its own node below the anchor takes the sample, and what is above
+    // hangs below that node. Without one, a function the handler knew as
+    // instrumented (excluded at run time) is a sampled frame; a copy it did
+    // not know is the anchor's code inlined there.
+    const bool has_function = !(key & kInlinedOnlyBit) && !regions.empty();
+    if (!first && cur < 0 && has_function) {
+      int own = -1;
+      bool open_above = false;  // the function of a frame open above the anchor
+      if (const std::vector<uint32_t> *ids = measured_copies(regions[0]))
+        for (uint32_t id : *ids) {
+          auto it = real_child.find(std::make_pair(anchor, id));
+          if (it != real_child.end()) own = it->second;
+          for (int q = anchor; q >= 0 && !open_above; q = parent[size_t(q)]) open_above = nodes[size_t(q)]->region == id;
+        }
+      if (own >= 0) {
+        anchor = own;
+        first = 1;
+      } else if (anchor >= 0 && (open_above || (!stop_keys().count(key) && copy_of(regions[0], 0)))) {
+        // The anchor's code inlined into the machine function of a frame
+        // open above it (GCC inlined the anchor's function there).
+        first = 1;
+      }
+    }
     for (size_t k = first; k < regions.size(); ++k) {
       const uint32_t region = regions[k];
       int into = -1;
@@ -279,7 +322,7 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
     if (cur >= 0) {
       paths[size_t(cur)].count += e.count;
       paths[size_t(cur)].cpu += e.cpu_ns;
-    } else {  // an inlined-only site with no inlined call, or a copy of the anchor's function
+    } else {  // an inlined-only site with no inlined call, a copy of the anchor's function, its node
       self_count[anchor == kRoot ? n : size_t(anchor)] += e.count;
       self_ns[anchor == kRoot ? n : size_t(anchor)] += e.cpu_ns;
     }
@@ -291,9 +334,9 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
       adds.push_back(ExtraAdd{int(i), cpu_m, self_ns[i]});
     }
 
-  // Samples and their CPU ns in sampled paths per anchor (n = the thread).
+  // Samples in the paths below the thread itself, which this file times.
   // A path comes after its parent.
-  std::vector<uint64_t> below_ns(n + 1, 0);
+  uint64_t root_ns = 0;
   for (size_t j = paths.size(); j-- > 0;) {
     Path &p = paths[j];
     p.sub += p.count;
@@ -301,23 +344,18 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
     if (p.up >= 0) {
       paths[size_t(p.up)].sub += p.sub;
       paths[size_t(p.up)].sub_ns += p.sub_ns;
-    } else {
-      below_ns[p.anchor == kRoot ? n : size_t(p.anchor)] += p.sub_ns;
+    } else if (p.anchor == kRoot) {
+      root_ns += p.sub_ns;
     }
   }
   const double ticks_per_ns = 1e-9 / clock_seconds_per_tick();
+  const double want = double(root_ns) * ticks_per_ns;
+  const double root_scale = want > double(root_ex) ? double(root_ex) / want : 1.0;
   std::vector<int> out_index(paths.size(), -1);
   uint64_t root_shared = 0;  // time given to sampled roots
   for (size_t j = 0; j < paths.size(); ++j) {
     const Path &path = paths[j];
     if (path.sub == 0) continue;
-    const size_t ai = path.anchor == kRoot ? n : size_t(path.anchor);
-    const int64_t e = path.anchor == kRoot ? root_ex : ex[ai];
-    // The subtree's CPU in ticks, scaled down only where all of the
-    // anchor's sampled paths would exceed its exclusive time.
-    const double want = double(below_ns[ai]) * ticks_per_ns;
-    const double scale = want > double(e) ? double(e) / want : 1.0;
-    const uint64_t share = e > 0 ? uint64_t(double(path.sub_ns) * ticks_per_ns * scale) : 0;
     AddedPath p = AddedPath::make(extra_metric_count());
     Node *node = p.node();
     node->region = path.region;
@@ -330,10 +368,17 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
       node->parent = out[size_t(o)].node();
     } else {
       p.parent = path.anchor == kRoot ? -1 : path.anchor;
-      node->parent = path.anchor == kRoot ? &ts->cct.root : const_cast<Node *>(nodes[ai]);
+      node->parent = path.anchor == kRoot ? &ts->cct.root : const_cast<Node *>(nodes[size_t(path.anchor)]);
     }
-    p.incl = share;
-    if (path.anchor == kRoot && path.up < 0) root_shared += share;
+    if (path.anchor == kRoot) {
+      // The subtree's CPU in ticks, scaled down only where all sampled
+      // roots would exceed the thread's own time.
+      p.incl = root_ex > 0 ? uint64_t(double(path.sub_ns) * ticks_per_ns * root_scale) : 0;
+      if (path.up < 0) root_shared += p.incl;
+    } else {
+      p.from_samples = true;
+      p.own_ns = path.cpu;
+    }
     out_index[j] = int(out.size());
     out.push_back(std::move(p));
   }
@@ -341,7 +386,7 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
   // off the CPU, or between its first event and its first sample outside
   // every frame): a root <not on CPU> keeps it, so the roots still add up
   // to the thread's time.
-  if (below_ns[n] > 0 && root_ex > int64_t(root_shared)) {
+  if (root_ns > 0 && root_ex > int64_t(root_shared)) {
     AddedPath p = AddedPath::make(extra_metric_count());
     pthread_mutex_lock(&g_lock);
     p.node()->region = func_region(kNotOnCpuFrame);
@@ -355,6 +400,6 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
 
 }  // namespace
 
-const PathSource kSampledPaths = {prepare, add};
+const PathSource kSampledPaths = {cpu_metric, prepare, add};
 
 }  // namespace hcc::rt::sampling

@@ -2,12 +2,15 @@
 // timer per thread, and the registration hook that tells the handler which
 // machine functions are instrumented.
 //
-// HCC_SAMPLING=off (default) | on (200 Hz) | <Hz>. Off by default because a
-// signal can make a program behave differently: a blocking call that
-// SA_RESTART does not restart (nanosleep, poll, select, semop with a
-// timeout …) returns EINTR when a sample lands while the thread is in it.
-// With CLOCK_THREAD_CPUTIME_ID timers that needs CPU time spent inside the
-// call, which is rare, but the default must change nothing.
+// HCC_SAMPLING=on (default, 200 Hz) | off | <Hz>. On by default: every run
+// is hybrid, and what hcc does not time (left out, counted, throttled,
+// libraries) gets its time from its samples (DESIGN.md). A signal can make
+// a program behave differently: a blocking call that SA_RESTART does not
+// restart (nanosleep, poll, select, semop with a timeout …) returns EINTR
+// when a sample lands while the thread is in it. With
+// CLOCK_THREAD_CPUTIME_ID timers that needs CPU time spent inside the call,
+// which the kernel's task-work expiry makes not happen (docs/sampling.md,
+// with the one documented exception); HCC_SAMPLING=off turns it off.
 #define UNW_LOCAL_ONLY
 #include <dlfcn.h>
 #include <link.h>
@@ -62,10 +65,12 @@ std::vector<Buffer *> &buffers() {
 }
 
 // The switch words (config/switch_words.cpp): off/0/no/false, on/1/yes/true.
-bool is_off(const char *v) { return !v || !*v || config::parse_switch(v) == false; }
+bool is_off(const char *v) { return v && *v && config::parse_switch(v) == false; }
 
-// The rate HCC_SAMPLING asks for; 0 for off and for a bad value.
+// The rate HCC_SAMPLING asks for (unset or empty: the default, on); 0 for
+// off and for a bad value.
 unsigned rate_of(const char *v) {
+  if (!v || !*v) return kDefaultHz;
   if (is_off(v)) return 0;
   if (config::parse_switch(v) == true) return kDefaultHz;
   char *end = nullptr;
@@ -81,7 +86,7 @@ unsigned parse_rate(const char *v) {
   std::fprintf(stderr,
                "hcc: error: HCC_SAMPLING='%s' is not off, on or a rate in Hz from 1 to 10000; "
                "sampling stays off\n",
-               v);
+               config::shown(v).c_str());
   return 0;
 }
 

@@ -10,6 +10,8 @@
 
 #include <cstdlib>
 #include <map>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "e2e_support.hpp"
@@ -19,9 +21,10 @@ namespace {
 
 const std::string kProgram = std::string(HCC_FILTER_PROGRAMS) + "/throttle_mix.cpp";
 
-RunResult run_in(const std::string &dir, const std::string &exe, const std::string &tag, const std::string &env) {
+RunResult run_in(const std::string &dir, const std::string &exe, const std::string &tag, const std::string &env,
+                 const std::string &args = "") {
   return run("cd " + shell_quote(dir) + " && env HCC_VERBOSE=0 HCC_OUTPUT_DIR=" + shell_quote(dir + "/out-" + tag) +
-             " " + env + " " + shell_quote(exe));
+             " " + env + " " + shell_quote(exe) + " " + args);
 }
 
 std::map<std::string, long long> visits_by_path(const Profile &p) {
@@ -75,6 +78,71 @@ TEST(Throttle, ByDefaultACheapFunctionIsTimedNoMoreButEveryVisitCountedOnItsPath
   EXPECT_EQ(p_on.visits("main/caller_b/tiny"), 1000000);
   EXPECT_EQ(p_on.total_visits("heavy"), 120000);
   EXPECT_EQ(p_on.total_visits("rec_leaf"), 220000);
+}
+
+// Throttling never moves a callee (issue 41): a throttled function's frame
+// is still pushed (without a clock), so what it calls stays below it. Before,
+// a run of 600 000 calls of the throttled `mid` showed its callee `leaf`
+// below main for the calls after throttling, a path the program never takes,
+// and --diff against a shorter, unthrottled run listed it as only in B.
+TEST(Throttle, AThrottledMiddleFunctionKeepsItsCalleesBelowIt) {
+  const std::string dir = scratch_dir("throttle-middle");
+  const std::string exe = dir + "/app";
+  const RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " +
+                          shell_quote(std::string(HCC_FILTER_PROGRAMS) + "/throttle_middle.cpp") + " -o " +
+                          shell_quote(exe));
+  ASSERT_EQ(b.status, 0) << b.err;
+  const RunResult shorter = run_in(dir, exe, "short", "", "100000");
+  ASSERT_EQ(shorter.status, 0) << shorter.err;
+  const RunResult longer = run_in(dir, exe, "long", "", "600000");
+  ASSERT_EQ(longer.status, 0) << longer.err;
+  ASSERT_NE(throttled_line(read_file(dir + "/out-long/summary.txt"), "mid(unsigned int, unsigned int)"), "")
+      << read_file(dir + "/out-long/summary.txt");
+
+  const Profile p_short = Profile::load(dir + "/out-short"), p_long = Profile::load(dir + "/out-long");
+  EXPECT_EQ(p_short.visits("main/mid/leaf"), 6250);
+  EXPECT_EQ(p_long.visits("main/mid"), 600000);
+  EXPECT_EQ(p_long.visits("main/mid/leaf"), 37500);  // every call of leaf, below mid
+  // Every path is one the program took: leaf only below mid, mid and nap_ms
+  // only below main (sampled frames may hang below any of them).
+  const std::map<std::string, std::string> caller = {{"leaf", "mid"}, {"mid", "main"}, {"nap_ms", "main"}};
+  for (const Profile *p : {&p_short, &p_long})
+    for (const std::string &path : p->paths()) {
+      std::string before;
+      for (size_t b0 = 0; b0 <= path.size();) {
+        size_t e = path.find('/', b0);
+        if (e == std::string::npos) e = path.size();
+        const std::string name = path.substr(b0, e - b0);
+        auto it = caller.find(name);
+        if (it != caller.end()) EXPECT_EQ(before, it->second) << "a path the program never took: " << path;
+        before = name;
+        b0 = e + 1;
+      }
+    }
+  const RunResult diff = run(shell_quote(report_bin()) + " --diff " + shell_quote(dir + "/out-short") + " " +
+                             shell_quote(dir + "/out-long"));
+  ASSERT_EQ(diff.status, 0) << diff.err;
+  EXPECT_NE(diff.out.find("main → mid(unsigned int, unsigned int) → leaf(unsigned int)"), std::string::npos)
+      << diff.out;
+  // No instrumented path is in one run only (sampled paths, where samples
+  // happened to land, may be).
+  const std::set<std::string> measured = {"main", "mid(unsigned int, unsigned int)", "leaf(unsigned int)",
+                                          "nap_ms(int)"};
+  std::istringstream lines(diff.out);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t only = line.find("  (only in ");
+    if (only == std::string::npos) continue;
+    const size_t start = line.rfind("  ", only - 1);
+    std::string path = line.substr(start == std::string::npos ? 0 : start + 2, only - (start + 2));
+    bool all_measured = true;
+    for (size_t b0 = 0; b0 <= path.size() && all_measured;) {
+      size_t e = path.find(" \u2192 ", b0);
+      if (e == std::string::npos) e = path.size();
+      all_measured = measured.count(path.substr(b0, e - b0)) != 0;
+      b0 = e + std::string(" \u2192 ").size();
+    }
+    EXPECT_FALSE(all_measured) << "an instrumented path in one run only: " << line;
+  }
 }
 
 }  // namespace
