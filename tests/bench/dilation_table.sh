@@ -1,7 +1,8 @@
 #!/bin/sh
-# The dilation table: CPU time of hcc builds of the seven stand-ins in
+# The dilation table: CPU time of hcc builds of the stand-ins in
 # tests/bench/standins (each the shape of a real scientific code that the
-# default build dilated) against plain builds.
+# default build dilated or misread; the list is standins.sh's) against plain
+# builds, with the truth table's verdict (truth_table.sh) as a last column.
 #
 #   tests/bench/dilation_table.sh [BUILD] [ROUNDS]   (default: build/, 5 rounds)
 #
@@ -25,6 +26,12 @@
 # per-round ratios to the same round's plain run. Every run's output must be
 # plain's, or the script stops with both outputs.
 #
+# The truth column: truth_table.sh run after the rounds, on the same build
+# (TRUTH_ROUNDS rounds, default 3, or ROUNDS when fewer), its verdict per
+# stand-in ("pass"/"FAIL" and the largest gap in points on the rows perf
+# gives >= 10%); its whole output is printed below the table. "n/a" when
+# perf cannot record on this machine. BENCH_TRUTH=0 leaves it out.
+#
 # Waits before each round while the 1-minute load average is >= 0.5
 # (quiet_machine.sh) and prints the load at start and end.
 #   BENCH_NO_WAIT=1  no waiting (smoke runs: figures mean nothing)
@@ -43,25 +50,8 @@ done
 . "$here/quiet_machine.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/hcc-dilation-XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
-standins="geometry xs_lookup btsolve pathtracer header_kernels memlookup blocking"
-
-# describe NAME: sets src, lang (c or c++), flags (compile and link), args
-# (the measured run, ~1-2 s plain) and small (the smoke test's run).
-describe() {
-  flags=
-  case $1 in
-    geometry) src=standins/geometry.cpp; lang=c++; args="30 24"; small="6 1" ;;
-    xs_lookup) src=standins/xs_lookup.c; lang=c; flags=-fopenmp; args="24000000 1000"; small="100000 500" ;;
-    btsolve) src=standins/btsolve.c; lang=c; flags=-lm; args="32 50"; small="8 2" ;;
-    pathtracer) src=pathtracer.cpp; lang=c++; args="128 96 96 24"; small="16 12 2 4" ;;
-    header_kernels) src=standins/header_kernels.cpp; lang=c++; args="512 200"; small="32 4" ;;
-    memlookup) src=standins/memlookup.c; lang=c; args="30000000 256"; small="100000 4" ;;
-    blocking) src=standins/blocking.c; lang=c; args="150 80000"; small="4 2000" ;;
-  esac
-  src=$here/$src
-  [ "${BENCH_SMALL:-}" = 1 ] && args=$small
-  return 0
-}
+# standins and describe NAME (src, lang, flags, args, small).
+. "$here/standins.sh"
 
 if "$report" --help 2>&1 | grep -q -- '--plan'; then
   use_plan=1
@@ -102,13 +92,21 @@ build_one() {
   fi
 }
 
-# Builds, two stand-ins at a time (the machine has two cores).
+# Builds, two stand-ins at a time (the machine has two cores): every other
+# one in each lane.
 lane() {
   for name in "$@"; do build_one "$name" || return 1; done
 }
-lane geometry btsolve header_kernels blocking &
+names_a= names_b= i=0
+for name in $standins; do
+  if [ $((i % 2)) = 0 ]; then names_a="$names_a $name"; else names_b="$names_b $name"; fi
+  i=$((i + 1))
+done
+# shellcheck disable=SC2086 # lists of names
+lane $names_a &
 lane_a=$!
-lane xs_lookup pathtracer memlookup &
+# shellcheck disable=SC2086
+lane $names_b &
 lane_b=$!
 failed=0
 wait "$lane_a" || failed=1
@@ -167,9 +165,37 @@ while [ "$i" -le "$rounds" ]; do
   i=$((i + 1))
 done
 
+# The truth column: truth_table.sh's "truth: NAME max_gap=X ... verdict=V"
+# lines (its exit status 77: perf cannot record here).
+: > "$work/truth.out"
+truth_note=
+if [ "${BENCH_TRUTH:-}" != 0 ]; then
+  truth_rounds=${TRUTH_ROUNDS:-3}
+  [ "$rounds" -lt "$truth_rounds" ] && [ -z "${TRUTH_ROUNDS:-}" ] && truth_rounds=$rounds
+  truth_status=0
+  sh "$here/truth_table.sh" "$build" "$truth_rounds" > "$work/truth.out" || truth_status=$?
+  case $truth_status in
+    0) truth_note="truth: tests/bench/truth_table.sh $build $truth_rounds (printed below the table)" ;;
+    77) truth_note="truth: n/a, $(head -n 1 "$work/truth.out")" ;;
+    *)
+      echo "$0: truth_table.sh failed (exit status $truth_status):" >&2
+      cat "$work/truth.out" >&2
+      exit 1
+      ;;
+  esac
+else
+  truth_note="truth: not run (BENCH_TRUTH=0)"
+fi
+
 python3 - "$work/results" "$rounds" "$standins" "$work" "$use_plan" <<'PY'
 import collections, os, re, statistics, sys
 path, rounds, names, work, use_plan = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4], sys.argv[5] == "1"
+# truth_table.sh's verdicts: NAME -> "pass 2.1" / "FAIL 63.0".
+truth = {}
+for line in open(os.path.join(work, "truth.out")):
+    m = re.match(r"truth: (\S+) max_gap=([0-9.]+) .* verdict=(pass|fail)$", line.strip())
+    if m:
+        truth[m.group(1)] = "%s %s" % ("pass" if m.group(3) == "pass" else "FAIL", m.group(2))
 cpu = collections.defaultdict(dict)  # (name, variant) -> round -> seconds
 for line in open(path):
     r, name, v, s = line.split()
@@ -178,7 +204,9 @@ targets = {"default": 1.25, "plan": 1.05, "hybrid": 1.05}
 variants = ["default", "plan", "hybrid", "all"]
 print("%d interleaved round(s); CPU = user + system; ratio = median over rounds of (build's CPU / plain's CPU in the same round)" % rounds)
 print("targets: default <= %.2fx, after plan <= %.2fx, hybrid <= %.2fx (* = over target)" % (targets["default"], targets["plan"], targets["hybrid"]))
-print("%-15s %9s %9s %9s %9s %9s" % ("stand-in", "plain s", "default", "plan", "hybrid", "all"))
+print("truth: truth_table.sh's verdict on the default build's profile against perf of plain (-O2 -fno-inline"
+      " builds), and the largest gap in points on the rows perf gives >= 10% (target: <= 5, same top row)")
+print("%-15s %9s %9s %9s %9s %9s  %s" % ("stand-in", "plain s", "default", "plan", "hybrid", "all", "truth"))
 for name in names:
     plain = cpu[(name, "plain")]
     if len(plain) != rounds:
@@ -192,7 +220,7 @@ for name in names:
         ratio = statistics.median(ratios)
         mark = "*" if v in targets and ratio > targets[v] else " "
         cells.append("%7.2fx%s" % (ratio, mark))
-    print("%-15s %9.3f %s" % (name, statistics.median(plain.values()), " ".join(cells)))
+    print("%-15s %9.3f %s  %s" % (name, statistics.median(plain.values()), " ".join(cells), truth.get(name, "n/a")))
 # The plan's own forecast (its "estimated saving ... per visit) S s of T s
 # measured" line) against what the plan build then took: predicted
 # plan/default = (T - S) / T, measured = median over rounds of plan CPU /
@@ -211,4 +239,10 @@ if use_plan:
         measured = statistics.median(ratios)
         print("%-15s predicted %.2fx, measured %.2fx (%+.0f%%)" % (name, predicted, measured, 100 * (predicted / measured - 1)))
 PY
+echo "$truth_note"
+if [ -s "$work/truth.out" ] && [ "${truth_status:-1}" = 0 ]; then
+  echo
+  echo "=== the truth table (tests/bench/truth_table.sh) ==="
+  cat "$work/truth.out"
+fi
 echo "load at end: $(load_average)"
