@@ -56,6 +56,9 @@ struct PathSource {
   // The extra counter holding the CPU ns of the samples that landed on a
   // node itself (an untimed node's own time), or -1.
   int (*cpu_metric)();
+  // Samples taken so far, over all threads: a run that entered no region
+  // and took none measured nothing (lifecycle.cpp).
+  uint64_t (*samples_taken)();
   void (*prepare)();
   void (*add)(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vector<int> &parent,
               const std::vector<uint64_t> &incl, uint64_t now, std::vector<AddedPath> &out,

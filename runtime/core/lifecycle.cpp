@@ -18,6 +18,7 @@
 #include "clock.hpp"
 #include "env.hpp"
 #include "fold.hpp"
+#include "extra_paths.hpp"
 #include "gmon_out.hpp"
 #include "hooks.hpp"
 #include "nothing_measured.hpp"
@@ -190,7 +191,11 @@ bool claim_finalize() noexcept { return !g_finalized.exchange(true); }
 
 void finalize() noexcept {
   if (g_finalized.exchange(true)) return;
-  if (!any_thread()) {  // nothing was measured: no profile, at most one line
+  // Nothing was measured — no thread made a state, or (sampling on, the
+  // main thread started at load) no region was entered and no sample
+  // taken, as in a configure test's program: no profile, at most one line.
+  const PathSource *samples = path_source();
+  if (!any_thread() || (regions_snapshot().empty() && (!samples || samples->samples_taken() == 0))) {
     note_nothing_measured();
     return;
   }

@@ -184,10 +184,28 @@ Node *anchor_node(ThreadState *ts) {
   uint32_t d = __atomic_load_n(&ts->depth, __ATOMIC_RELAXED);
   for (; d > 0; --d) {
     Node *n = stack[d].node;
+    // Inside hcc's code a push may be between its two stores: the slot can
+    // hold an earlier frame's node (the old arrays are never freed, nodes
+    // never move), or nothing yet.
+    if (!n) continue;
     if (n->kind == kProxy) n = n->link;  // recursion mode (fold.hpp)
-    if (n->region != kPauseRegion) return n;
+    if (n && n->region != kPauseRegion) return n;
   }
   return nullptr;
+}
+
+// Samples taken inside hcc's code: on `anchor` in measurement_cpu, or with
+// no frame open in <unknown: no call path> below the thread.
+void count_measurement(Buffer *b, Node *anchor, uintptr_t root_key, uint64_t n, uint64_t ns) {
+  if (!n) return;
+  if (anchor) {
+    anchor->extra()[samples_metric()] += n;
+    anchor->extra()[measurement_metric()] += ns;
+  } else {
+    const uintptr_t unknown = kUnknownFrame;
+    b->root_self += n;
+    count_path(b, root_key, &unknown, 1, n, ns);
+  }
 }
 
 void count_self(Buffer *b, Node *anchor, uintptr_t root_key, uint64_t n, uint64_t ns) {
@@ -353,7 +371,7 @@ void flush_pending(Buffer *b) {
   // last sample outside it: they go where that one went (the frames open
   // now, at the thread's end, are usually none).
   Node *anchor = b->has_last ? b->last_anchor : anchor_node(ts);
-  count_self(b, anchor, anchor ? uintptr_t(anchor) : uintptr_t(&ts->cct.root), b->pending, b->pending_ns);
+  count_measurement(b, anchor, anchor ? uintptr_t(anchor) : uintptr_t(&ts->cct.root), b->pending, b->pending_ns);
   b->pending = 0;
   b->pending_ns = 0;
 }
@@ -414,20 +432,27 @@ void take_sample(Buffer *b, void *ucv) {
   const uint64_t cpu = thread_cpu_ns();
   const uint64_t ns = cpu > b->last_cpu_ns ? cpu - b->last_cpu_ns : 0;
   b->last_cpu_ns = cpu;
-  // Inside hcc's own code the shadow stack may be between two stores:
-  // counted now, attributed by the next sample taken outside it.
+  ThreadState *ts = b->ts;
+  // Inside hcc's own code: what measuring costs. Charged to the innermost
+  // open frame as the shadow stack holds it now (at worst the frame before
+  // or after the event being handled: the stack's stores are plain word
+  // stores, its arrays never freed), in its own metric; nothing is unwound.
+  // With no frame open, counted at the next call path as before.
   if (range_kind(ip) == kHcc) {
-    ++b->pending;
-    b->pending_ns += ns;
     ++b->in_runtime;
+    if (Node *at = anchor_node(ts)) {
+      count_measurement(b, at, uintptr_t(at), 1, ns);
+    } else {
+      ++b->pending;
+      b->pending_ns += ns;
+    }
     return;
   }
-  ThreadState *ts = b->ts;
   Node *anchor = anchor_node(ts);
   const uintptr_t key = anchor ? uintptr_t(anchor) : uintptr_t(&ts->cct.root);
   b->last_anchor = anchor;
   b->has_last = true;
-  count_self(b, anchor, key, b->pending, b->pending_ns);
+  count_measurement(b, anchor, key, b->pending, b->pending_ns);
   b->pending = 0;
   b->pending_ns = 0;
 

@@ -184,7 +184,7 @@ void prepare() {
   pthread_mutex_unlock(&g_lock);
   set_profile_attr("hcc.sampling.samples",
                    std::to_string(taken) + " taken, " + std::to_string(in_runtime) +
-                       " inside hcc's runtime (counted at the next call path), " + std::to_string(failed) +
+                       " inside hcc's code (their CPU time in measurement_cpu), " + std::to_string(failed) +
                        " failed unwinds (in <unwind failed>), " + std::to_string(lost) +
                        " lost (a thread's path table was full); function-start cache " + std::to_string(hits) +
                        " hits, " + std::to_string(misses) + " misses");
@@ -400,6 +400,12 @@ void add(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vec
 
 }  // namespace
 
-const PathSource kSampledPaths = {cpu_metric, prepare, add};
+uint64_t samples_taken() {
+  uint64_t taken = 0;
+  for (Buffer *b : all_buffers()) taken += __atomic_load_n(&b->taken, __ATOMIC_RELAXED);
+  return taken;
+}
+
+const PathSource kSampledPaths = {cpu_metric, samples_taken, prepare, add};
 
 }  // namespace hcc::rt::sampling

@@ -74,9 +74,9 @@ struct Buffer {
   uintptr_t *ip_start = nullptr;
   uint32_t ip_cap = 0;
   uint64_t ip_hits = 0, ip_misses = 0;
-  // Samples that landed inside hcc's own code, whose shadow stack may be
-  // half-updated: counted here and added to the anchor of the next sample
-  // taken outside it (or to the top frame at the thread's end).
+  // Samples that landed inside hcc's own code while no frame was open:
+  // counted here and added (as measurement_cpu) to the anchor of the next
+  // sample taken outside it (or to the top frame at the thread's end).
   uint64_t pending = 0;
   uint64_t pending_ns = 0;   // the CPU time those stand for
   Node *last_anchor = nullptr;  // the anchor of the last sample taken outside hcc's code
@@ -181,6 +181,7 @@ bool mpi_unwind_enabled(const char *mpi_name);  // HCC_MPI_UNWIND
 bool active();                // HCC_SAMPLING is on in this process
 int samples_metric();         // extra-counter index of `samples`
 int cpu_metric();             // extra-counter index of `sampled_cpu` (ns)
+int measurement_metric();     // extra-counter index of `measurement_cpu` (ns)
 uint64_t thread_cpu_ns();     // the calling thread's CPU clock; async-signal-safe
 uint64_t interval_ns();       // the timer's period in thread CPU time
 

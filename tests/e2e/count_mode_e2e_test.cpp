@@ -22,8 +22,11 @@ struct Built {
 
 // Builds count_mode.cpp with `hcc_flags`, runs it with `env` (inline
 // variables, never exported), and checks its output against the plain build.
+// Count mode's own accounting (no clock: its time is its caller's) is what
+// these runs check, so they run without sampling, which would give a counted
+// node the time of its samples (CountModeSampling below).
 Built build_and_run(const Toolchain &tc, const std::string &tag, const std::string &hcc_flags,
-                    const std::string &env = "") {
+                    const std::string &env = "HCC_SAMPLING=off") {
   Built b;
   b.dir = scratch_dir("count-" + tag + "-" + tc.name);
   const std::string src = shell_quote(programs_dir() + "/count_mode.cpp");
@@ -185,7 +188,7 @@ TEST(CountModeOpenMP, CountsPerThreadInsideAParallelRegion) {
                     " --hcc-compiler=gcc --hcc-functions=all --hcc-functions=count:counted_tick -fopenmp -O2 " + src +
                     " -o app");
   ASSERT_EQ(b.status, 0) << b.err;
-  RunResult app = run("cd " + shell_quote(dir) + " && HCC_VERBOSE=0 HCC_OUTPUT_DIR=prof ./app");
+  RunResult app = run("cd " + shell_quote(dir) + " && HCC_SAMPLING=off HCC_VERBOSE=0 HCC_OUTPUT_DIR=prof ./app");
   ASSERT_EQ(app.status, 0) << app.err;
   EXPECT_EQ(app.out, "165\n");
   const Profile p = Profile::load(dir + "/prof");
@@ -205,8 +208,9 @@ TEST(CountModeOpenMP, CountsPerThreadInsideAParallelRegion) {
 // HCC_SAMPLING: samples inside a counted function (here in helper, which the
 // filter excludes, so only sampling sees it) keep their call path below the
 // counted node, as any sample keeps it below the innermost instrumented
-// frame; the time stays the caller's (the counted node's own time is 0, so
-// its sampled path's share of it is 0 too).
+// frame, and carry their CPU time: the counted node's inclusive time is that
+// of its samples and its children's, taken out of main's exclusive time
+// (every run is hybrid, untimed_time.hpp).
 TEST(CountModeSampling, SamplesBelowACountedFunctionKeepTheirCallPath) {
   const std::string dir = scratch_dir("count-sampled");
   const std::string src = shell_quote(programs_dir() + "/count_mode_sampled.c");
@@ -227,18 +231,24 @@ TEST(CountModeSampling, SamplesBelowACountedFunctionKeepTheirCallPath) {
   const int spin = callpath_of(p, "main/spin"), main_c = callpath_of(p, "main");
   ASSERT_GE(spin, 0);
   EXPECT_TRUE(region_counted(p, spin));
-  EXPECT_EQ(p.value(spin, "time", "excl", 0), 0.0);
-  EXPECT_EQ(p.value(spin, "time", "incl", 0), 0.0);
-  // The program's time is main's own: spin's ran in it.
-  EXPECT_EQ(p.value(main_c, "time", "incl", 0), p.value(main_c, "time", "excl", 0));
-  EXPECT_GT(p.value(main_c, "time", "incl", 0), 0.0);
   // About 0.2 s of CPU in helper at 1000 Hz: samples, below the counted node.
   const int helper = callpath_of(p, "main/spin/helper");
   ASSERT_GE(helper, 0) << "the sampled frame below the counted one";
   const double in_helper = p.value(helper, "samples", "excl", 0);
   EXPECT_GT(in_helper, 0.0);
   EXPECT_GE(p.value(spin, "samples", "incl", 0), in_helper);
-  EXPECT_EQ(p.value(helper, "time", "incl", 0), 0.0);
+  // helper's time is the CPU time of its samples (scaled down only where
+  // they would exceed main's exclusive time, by a tick at most), and spin's
+  // inclusive time holds it: inclusive = exclusive + children on the
+  // counted node too.
+  EXPECT_NEAR(p.value(helper, "time", "incl", 0), p.value(helper, "sampled_cpu", "incl", 0),
+              0.02 * p.value(helper, "sampled_cpu", "incl", 0));
+  EXPECT_GT(p.value(helper, "time", "incl", 0), 0.1);
+  EXPECT_GE(p.value(spin, "time", "incl", 0), p.value(helper, "time", "incl", 0));
+  EXPECT_NEAR(p.value(spin, "time", "incl", 0),
+              p.value(spin, "time", "excl", 0) + p.value(helper, "time", "incl", 0), 1e-9);
+  EXPECT_NEAR(p.value(main_c, "time", "incl", 0),
+              p.value(main_c, "time", "excl", 0) + p.value(spin, "time", "incl", 0), 1e-9);
 }
 
 }  // namespace

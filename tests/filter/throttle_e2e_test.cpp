@@ -27,9 +27,12 @@ RunResult run_in(const std::string &dir, const std::string &exe, const std::stri
              " " + env + " " + shell_quote(exe) + " " + args);
 }
 
+// Visits of every instrumented call path (sampled paths, which have none
+// and depend on where samples happened to land, left out).
 std::map<std::string, long long> visits_by_path(const Profile &p) {
   std::map<std::string, long long> t;
-  for (const std::string &path : p.paths()) t[path] = p.visits(path);
+  for (const std::string &path : p.paths())
+    if (const long long v = p.visits(path)) t[path] = v;
   return t;
 }
 

@@ -378,6 +378,50 @@ TEST(Sampling, CopiesOfAnInstrumentedFunctionAreThatFunction) {
   }
 }
 
+// Every run is hybrid (issue 41): a counted function and a throttled one get
+// the CPU time of their samples on their own call paths, and their timed
+// caller keeps its own time (and its time off the CPU): programs/untimed.c
+// measures each phase's thread CPU time itself. About 0.4 s of CPU per
+// phase at ~250 samples per CPU second: 25% is several standard errors.
+// Visits stay exact. With HCC_SAMPLING=off the untimed functions have no
+// time of their own (their caller's, as count mode always had it).
+TEST(Sampling, UntimedFunctionsGetTheTimeOfTheirSamples) {
+  const std::string dir = scratch_dir("sampling-untimed");
+  RunResult b = run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc --hcc-functions=all --hcc-functions=count:counted_work "
+                    "-O1 -g " + shell_quote(prog("untimed.c")) + " -o " + shell_quote(dir + "/app"));
+  ASSERT_EQ(b.status, 0) << b.err;
+  RunResult r = run_app(dir, "");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "done\n");
+  const double own = reported(r.err, "cpu_own"), counted = reported(r.err, "cpu_counted"),
+               tiny = reported(r.err, "cpu_tiny");
+  ASSERT_GT(own, 0) << r.err;
+  Profile p = Profile::load(dir + "/out");
+  expect_consistent(p);
+  auto paths = by_path(p);
+  ASSERT_TRUE(paths.count("main/caller/counted_work") && paths.count("main/caller/tiny"))
+      << ::testing::PrintToString(p.paths());
+  ASSERT_NE(read_file(dir + "/out/summary.txt").find("\n  tiny (after "), std::string::npos)
+      << read_file(dir + "/out/summary.txt");
+  EXPECT_EQ(p.visits("main/caller/counted_work"), 1500);
+  EXPECT_EQ(p.visits("main/caller/tiny"), 6150000);
+  const double t_counted = sum(p, paths["main/caller/counted_work"], "time", "excl"),
+               t_tiny = sum(p, paths["main/caller/tiny"], "time", "excl"),
+               t_caller = sum(p, paths["main/caller"], "time", "excl");
+  EXPECT_NEAR(t_counted, counted, 0.25 * counted) << r.err << unpreempted_note();
+  EXPECT_NEAR(t_tiny, tiny, 0.25 * tiny) << r.err << unpreempted_note();
+  EXPECT_GT(t_caller, 0.75 * own) << r.err << unpreempted_note();
+
+  r = run_app(dir, "HCC_SAMPLING=off");
+  ASSERT_EQ(r.status, 0) << r.err;
+  Profile off = Profile::load(dir + "/out");
+  expect_consistent(off);
+  auto off_paths = by_path(off);
+  EXPECT_EQ(sum(off, off_paths["main/caller/counted_work"], "time", "excl"), 0.0);
+  EXPECT_EQ(sum(off, off_paths["main/caller/tiny"], "time", "excl"), 0.0);
+  EXPECT_EQ(off.visits("main/caller/tiny"), 6150000);
+}
+
 // --hcc-functions=none: the program enters no region. With sampling on, its
 // samples alone make the profile (it used to print "measured nothing" and
 // drop them): main → heavy and main → light, sampled, in the ratio of the
