@@ -5,12 +5,16 @@
 
 #include <llvm/Support/FileSystem.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 namespace hcc::rewriter {
 
 const char kUsageText[] =
-    "usage: hcc-instrument [--verbose] [--main-file-name=NAME] [--filter=FILE]... "
+    "usage: hcc-instrument [--verbose] [--main-file-name=NAME] [--filter=FILE | --filter-fd=N:NAME]... "
     "[--include=PATTERN]... [--exclude=PATTERN]... [--count=PATTERN]... [--openmp=on|off] [--functions=auto|all|none] [--min-size=N] "
     "[--shadow-dir=ROOT] [--names=gcc|clang] -o OUT SOURCE -- <compiler arguments>\n";
 
@@ -50,7 +54,17 @@ bool parseCommandLine(const std::vector<std::string> &args, CommandLine &cl, std
     } else if (a == "--openmp=on" || a == "--openmp=off") {
       cl.openmp = a == "--openmp=on" ? 1 : 0;
     } else if (a.rfind("--filter=", 0) == 0) {
-      cl.filter_files.push_back(a.substr(sizeof("--filter=") - 1));
+      cl.filters.push_back({a.substr(sizeof("--filter=") - 1), -1, ""});
+    } else if (a.rfind("--filter-fd=", 0) == 0) {
+      const std::string v = a.substr(sizeof("--filter-fd=") - 1);
+      const size_t colon = v.find(':');
+      char *end = nullptr;
+      const long fd = colon == 0 || colon == std::string::npos ? -1 : std::strtol(v.c_str(), &end, 10);
+      if (fd < 0 || fd > 1 << 20 || end != v.c_str() + colon || v.size() == colon + 1) {
+        error = "--filter-fd takes a descriptor and the file it holds, e.g. --filter-fd=3:hcc.plan (got '" + v + "')";
+        return false;
+      }
+      cl.filters.push_back({v.substr(colon + 1), int(fd), ""});
     } else if (a.rfind("--include=", 0) == 0) {
       cl.includes.push_back(a.substr(sizeof("--include=") - 1));
     } else if (a.rfind("--exclude=", 0) == 0) {
@@ -105,11 +119,9 @@ bool cacheKeyParts(const CommandLine &cl, const std::string &self, std::vector<s
   parts.push_back("--");
   parts.insert(parts.end(), cl.compile_args.begin(), cl.compile_args.end());
   parts.push_back("--filters");
-  for (const std::string &f : cl.filter_files) {
-    std::string text;
-    if (!hcc::io::read_regular_file(f, hcc::io::kFilterFileLimit, text)) return false;
-    parts.push_back(f);
-    parts.push_back(std::move(text));
+  for (const FilterSource &f : cl.filters) {
+    parts.push_back(f.name);
+    parts.push_back(f.text);
   }
   for (const std::string &p : cl.includes) parts.push_back("+" + p);
   for (const std::string &p : cl.excludes) parts.push_back("-" + p);
@@ -117,10 +129,32 @@ bool cacheKeyParts(const CommandLine &cl, const std::string &self, std::vector<s
   return true;
 }
 
+bool readOwnDescriptor(int fd, std::string &text, std::string &why) {
+  if (::lseek(fd, 0, SEEK_SET) != 0) {
+    why = std::strerror(errno);
+    return false;
+  }
+  return hcc::io::read_regular_fd(fd, hcc::io::kFilterFileLimit, text, &why);
+}
+
+int readFilters(CommandLine &cl, const DescriptorReader &read, std::string &message) {
+  for (FilterSource &f : cl.filters) {
+    std::string why;
+    const bool ok = f.fd < 0 ? hcc::io::read_regular_file(f.name, hcc::io::kFilterFileLimit, f.text, &why)
+                             : read(f.fd, f.text, why);
+    if (!ok) {
+      message = "hcc: error: " + f.name + ": cannot read the filter file: " +
+                (f.fd < 0 ? why : "descriptor " + std::to_string(f.fd) + ": " + why);
+      return kBadFilter;
+    }
+  }
+  return 0;
+}
+
 int loadFilter(const CommandLine &cl, hcc::filter::Filter &filter, std::string &message) {
   std::string error;
-  for (const std::string &f : cl.filter_files)
-    if (!filter.add_file(f, error)) {
+  for (const FilterSource &f : cl.filters)
+    if (!filter.add_text(f.text, f.name, error)) {
       message = "hcc: error: " + error;
       return kBadFilter;
     }

@@ -1,17 +1,26 @@
 // hcc-instrument's command line, the contract with the `hcc` driver:
 //
 //   hcc-instrument [--verbose] [--main-file-name=NAME] [--shadow-dir=ROOT] [--names=gcc|clang]
-//                  -o OUT SOURCE
+//                  [--filter=FILE | --filter-fd=N:NAME]... -o OUT SOURCE
 //                  -- <compiler args>
 //
 // Parsed here for the tool and for the driver, which serves a result from
 // the cache without starting the tool (cached_run.h): both read the same
 // words the same way, so both compute the same cache key.
+//
+// --filter-fd=N:NAME is how the driver passes a filter it has read and
+// checked (a plan, a --hcc-filter file): descriptor N holds the text, NAME
+// is the file it came from, for messages and the cache key. The tool never
+// opens NAME: a file read twice by name can be another file the second time
+// (a plan swapped in a sticky directory between the driver's check and the
+// tool's read). In a server's worker, N is the client's descriptor, whose
+// text came with the request (../server/protocol.h).
 #ifndef HCC_CACHE_COMMAND_LINE_H
 #define HCC_CACHE_COMMAND_LINE_H
 
 #include "policy.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +36,13 @@ constexpr int kBadFilter = 3;  // a --filter file or pattern is wrong: the user'
 
 extern const char kUsageText[];
 
+// One --filter or --filter-fd, in command-line order.
+struct FilterSource {
+  std::string name;  // the file: messages and the cache key say this
+  int fd = -1;       // --filter-fd=N: the text is descriptor N's; -1: read `name`
+  std::string text;  // filled by readFilters
+};
+
 struct CommandLine {
   bool verbose = false;
   int openmp = -1;  // --openmp=on|off; -1: kOpenMPDefault
@@ -40,7 +56,8 @@ struct CommandLine {
   std::string source;
   std::vector<std::string> compile_args;
   // Selective instrumentation, in command-line order.
-  std::vector<std::string> filter_files, includes, excludes;
+  std::vector<FilterSource> filters;
+  std::vector<std::string> includes, excludes;
   std::vector<std::string> counts;  // --count=PATTERN (--hcc-functions=count:): count mode
 };
 
@@ -53,15 +70,30 @@ inline bool headersOn(const CommandLine &cl) { return !cl.shadow_dir.empty(); }
 // are not a valid command line.
 bool parseCommandLine(const std::vector<std::string> &args, CommandLine &cl, std::string &error);
 
-// The selection the command line asks for, into `filter`; kBadFilter with
-// the message to print ("hcc: error: …", naming the file and line) when a
-// filter file or pattern is wrong, else 0.
+// The text of descriptor `fd` (--filter-fd=N), false with `why` when there
+// is none. A started tool reads its own descriptor (readOwnDescriptor); a
+// server's worker looks the number up in the request.
+using DescriptorReader = std::function<bool(int fd, std::string &text, std::string &why)>;
+
+// Descriptor `fd` of this process, read whole from its start (it may be the
+// driver's own copy, read there first), a bounded regular file
+// (io/regular_file.hpp: the driver's sealed memfd is one).
+bool readOwnDescriptor(int fd, std::string &text, std::string &why);
+
+// Every filter's text, each read once: --filter=FILE from FILE, --filter-fd
+// through `read`. kBadFilter with the message to print ("hcc: error: FILE:
+// cannot read the filter file: …") when one cannot be read, else 0.
+int readFilters(CommandLine &cl, const DescriptorReader &read, std::string &message);
+
+// The selection the command line asks for, into `filter`, from the texts
+// readFilters read; kBadFilter with the message to print ("hcc: error: …",
+// naming the file and line) when a filter file or pattern is wrong, else 0.
 int loadFilter(const CommandLine &cl, hcc::filter::Filter &filter, std::string &message);
 
 // Everything the result depends on that is known before parsing, for the
 // cache key (result_cache.h): `self` is the instrumentor binary (its size
-// and time, so a rebuilt tool misses). False when the source or a filter
-// file cannot be read.
+// and time, so a rebuilt tool misses); each filter by its name and the text
+// readFilters read. False when the source cannot be read.
 bool cacheKeyParts(const CommandLine &cl, const std::string &self, std::vector<std::string> &parts);
 
 }  // namespace hcc::rewriter

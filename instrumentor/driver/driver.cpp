@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@
 #include "mpi_wrapper.hpp"
 #include "options.hpp"
 #include "paths.hpp"
+#include "filter_texts.hpp"
 #include "plan.hpp"
 #include "process.hpp"
 #include "response_file.hpp"
@@ -256,26 +258,52 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   auto instrumentor = instrumentor_command(layout);
   // A filter that cannot be read is the user's error: stop here with its
   // file:line, before anything is compiled (the same parser as the
-  // instrumentor's and the runtime's, filter/).
+  // instrumentor's and the runtime's, filter/). Each filter file is read
+  // once, here; the instrumentor gets that text (filter_texts.hpp), never
+  // the file's name to open again.
+  FilterTexts filter_texts;
+  std::vector<const FilterText *> command_filters;
   if (!opts.instrument_args.empty()) {
     hcc::filter::Filter filter;
     std::string error;
     for (const std::string &a : opts.instrument_args) {
       size_t eq = a.find('=');
       std::string kind = a.substr(2, eq - 2), value = a.substr(eq + 1);
-      if (kind == "openmp" || kind == "functions") continue;  // not filters
-      bool ok = kind == "filter"    ? filter.add_file(value, error)
-                : kind == "include" ? filter.add_include(value, error)
-                : kind == "count"   ? filter.add_count(value, error)
-                                    : filter.add_exclude(value, error);
+      if (kind == "openmp" || kind == "functions" || kind == "min-size") {  // not filters
+        instrumentor.push_back(a);
+        continue;
+      }
+      if (kind == "filter") {
+        std::string text, hide;
+        if (!read_filter_file(value, text, hide, error)) {
+          print_error(error);
+          return 1;
+        }
+        if (!filter.add_text(text, value, error)) {
+          // A file that is not yours may be anything a link or a
+          // colleague's mistake led to: its lines stay out of the log.
+          print_error(hide.empty() ? error : without_file_text(error, value, hide));
+          return 1;
+        }
+        const FilterText *copy = filter_texts.add(value, text, error);
+        if (!copy) {
+          print_error(error);
+          return 1;
+        }
+        command_filters.push_back(copy);
+        instrumentor.push_back(copy->argument());
+        continue;
+      }
+      bool ok = kind == "include" ? filter.add_include(value, error)
+                : kind == "count" ? filter.add_count(value, error)
+                                  : filter.add_exclude(value, error);
       if (!ok) {
-        print_error(kind == "filter" ? error
-                    : kind == "count" ? "--hcc-functions=count:" + value + ": " + error
-                                      : "--hcc-" + kind + "=" + value + ": " + error);
+        print_error(kind == "count" ? "--hcc-functions=count:" + value + ": " + error
+                                    : "--hcc-" + kind + "=" + value + ": " + error);
         return 1;
       }
+      instrumentor.push_back(a);
     }
-    instrumentor.insert(instrumentor.end(), opts.instrument_args.begin(), opts.instrument_args.end());
   }
   // The copies of the project's headers carry the names the compiler
   // underneath gives them without hcc: Clang "./x.h", GCC "x.h" for a header
@@ -346,14 +374,15 @@ int instrumented_compile(const std::vector<std::string> &compiler,
   }
 
   std::vector<std::string> plans_told;  // plans whose decisions --hcc-verbose has printed
+  std::map<std::string, const FilterText *> plan_copies;  // one copy per plan text, for all its sources
   for (const auto &in : cl.inputs) {
     if (!in.instrumentable) continue;
     work.sources.push_back(in.path);
     std::vector<std::string> iargs = instrumentor_args(args, cl, in);
     iargs.insert(iargs.begin(), wrapper_flags.begin(), wrapper_flags.end());
-    // The source's plan (plan.hpp): one more filter file for the
-    // instrumentor, on top of --hcc-filter; its contents join the cache key
-    // as every filter file's do.
+    // The source's plan (plan.hpp): one more filter for the instrumentor,
+    // on top of --hcc-filter, passed as the text checked here; its text
+    // joins the cache key as every filter's does.
     Plan plan;
     std::string plan_error;
     if (!plan_for_source(in.path, plan, plan_error)) {
@@ -361,8 +390,15 @@ int instrumented_compile(const std::vector<std::string> &compiler,
       return finish(1, temps, work, false);
     }
     std::vector<std::string> source_instrumentor = instrumentor;
+    std::vector<const FilterText *> source_filters = command_filters;
     if (!plan.path.empty()) {
-      source_instrumentor.push_back("--filter=" + plan.path);
+      const FilterText *&copy = plan_copies[plan.path + '\0' + plan.text];
+      if (!copy && !(copy = filter_texts.add(plan.path, plan.text, plan_error))) {
+        print_error(plan_error);
+        return finish(1, temps, work, false);
+      }
+      source_instrumentor.push_back(copy->argument());
+      source_filters.push_back(copy);
       if (opts.verbose && std::find(plans_told.begin(), plans_told.end(), plan.path) == plans_told.end()) {
         plans_told.push_back(plan.path);
         const std::vector<std::string> decisions = plan_decisions(plan.text);
@@ -370,8 +406,8 @@ int instrumented_compile(const std::vector<std::string> &compiler,
         for (const std::string &d : decisions) print_note("plan " + plan.path + ": " + d);
       }
     }
-    InstrumentResult res = instrument_source(source_instrumentor, in, iargs, temps, opts.verbose, shadow_root,
-                                             use_server, start_early);
+    InstrumentResult res = instrument_source(source_instrumentor, source_filters, in, iargs, temps, opts.verbose,
+                                             shadow_root, use_server, start_early);
     if (early && (received_signal() || !res.ok)) {
       early->abandon();
       early.reset();

@@ -25,7 +25,8 @@ namespace {
 // tool's exit would say it; nullopt when the tool must be started here: no
 // server is up (one is started for the files after this one), or the server
 // lost the request (its worker died).
-std::optional<ProcessResult> run_in_server(const std::vector<std::string> &cmd, bool verbose) {
+std::optional<ProcessResult> run_in_server(const std::vector<std::string> &cmd,
+                                           const std::vector<const FilterText *> &filters, bool verbose) {
   char tool[PATH_MAX];
   if (!::realpath(cmd[0].c_str(), tool)) return std::nullopt;
   const std::string socket = server::socketPath(tool);
@@ -44,7 +45,11 @@ std::optional<ProcessResult> run_in_server(const std::vector<std::string> &cmd, 
   // As when started here: quiet by contract unless --verbose.
   int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   const int out = verbose ? 2 : null_fd;
-  server::Served s = server::runOnServer(conn, std::vector<std::string>(cmd.begin() + 1, cmd.end()),
+  // The texts behind --filter-fd=N travel with the request: the worker is
+  // another process, our descriptor N means nothing there.
+  std::vector<server::DescriptorText> texts;
+  for (const FilterText *f : filters) texts.push_back({f->fd, f->text});
+  server::Served s = server::runOnServer(conn, std::vector<std::string>(cmd.begin() + 1, cmd.end()), texts,
                                          out, out, forward_signals_to);
   if (null_fd >= 0) ::close(null_fd);
   ProcessResult pr;
@@ -86,6 +91,7 @@ void TempDirs::remove_all() {
 }
 
 InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
+                                   const std::vector<const FilterText *> &filters,
                                    const InputFile &input,
                                    const std::vector<std::string> &compile_args,
                                    TempDirs &temps, bool verbose,
@@ -124,7 +130,10 @@ InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
     rewriter::CommandLine cl;
     std::string parse_error;
     char resolved[PATH_MAX];
+    // The filters' texts from our own copies (filter_texts.hpp), as the
+    // tool reads them.
     if (rewriter::parseCommandLine(std::vector<std::string>(cmd.begin() + 1, cmd.end()), cl, parse_error) &&
+        rewriter::readFilters(cl, rewriter::readOwnDescriptor, parse_error) == 0 &&
         ::realpath(instrumentor[0].c_str(), resolved)) {
       // Checked again here (a few system calls): driver.cpp has warned and
       // turned the cache off when it is not private.
@@ -141,12 +150,13 @@ InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
 
   if (before_parse) before_parse();
   std::optional<ProcessResult> served;
-  if (use_server) served = run_in_server(cmd, verbose);
+  if (use_server) served = run_in_server(cmd, filters, verbose);
   if (!served && verbose) print_note("run: " + shell_command(cmd));
   RunOptions ro;
   // Quiet by contract unless --verbose; /dev/null also hides a crash message.
   ro.out = verbose ? Stream::ToStderr : Stream::Null;
   ro.err = verbose ? Stream::Inherit : Stream::Null;
+  for (const FilterText *f : filters) ro.inherit.push_back(f->fd);
   ProcessResult pr = served ? *served : run_process(cmd, ro);
 
   if (!pr.started)

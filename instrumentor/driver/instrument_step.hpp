@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "filter_texts.hpp"
 
 namespace hcc::driver {
 
@@ -42,8 +43,11 @@ struct InstrumentResult {
 // hcc-instrument, HCC_SERVER not off) the command runs in the instrumentation
 // server when one is up, and one is started for later files when none is
 // (../server/client.h). `before_parse` runs when the result cache had no
-// answer, right before the instrumentor is asked to parse.
+// answer, right before the instrumentor is asked to parse. `filters` are
+// the checked texts `instrumentor` names (--filter-fd=N:NAME): a tool
+// started here inherits their descriptors, the server gets their texts.
 InstrumentResult instrument_source(const std::vector<std::string> &instrumentor,
+                                   const std::vector<const FilterText *> &filters,
                                    const InputFile &input,
                                    const std::vector<std::string> &compile_args,
                                    TempDirs &temps, bool verbose,

@@ -1,39 +1,40 @@
 // hcc — instrumentation plans at compile time (see plan.hpp).
 #include "plan.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 
 #include "config/config.hpp"
 #include "filter/filter.hpp"
 #include "io/regular_file.hpp"
 #include "paths.hpp"
 #include "private_dir.hpp"
+#include "trusted_open.hpp"
 
 namespace hcc::driver {
 
 namespace {
 
 constexpr const char *kPlanName = "hcc.plan";
+constexpr const char *kPlanRule =
+    " (a plan decides what is compiled; it must be yours and writable by you only; HCC_PLAN=off ignores it)";
 
-// Why the plan at `path` (open as `fd`) is not trusted, or "".
-std::string untrusted_plan(int fd, const std::string &path) {
-  struct stat st;
-  if (fstat(fd, &st) != 0) return std::strerror(errno);
-  if (!S_ISREG(st.st_mode)) return "not a regular file";
-  if (std::string why = hcc::rt::untrusted_because(st); !why.empty()) return why;
-  // Its directory: the instrumentor opens the plan again by name, so nobody
-  // else may be able to put another file in its place (a sticky directory
-  // lets only the owner rename or remove it).
-  const std::string dir = dir_name(path);
-  struct stat ds;
-  if (stat(dir.c_str(), &ds) != 0) return "its directory " + dir + ": " + std::strerror(errno);
-  if (!(ds.st_mode & S_ISVTX))
-    if (std::string why = hcc::rt::untrusted_because(ds); !why.empty()) return "its directory " + dir + " is " + why;
+// Why the plan opened as `f` is not trusted, or "". Judged on the opened
+// descriptor and the directory handle its entry was found in.
+std::string untrusted_plan(const OpenedFile &f) {
+  if (!S_ISREG(f.st.st_mode)) return "not a regular file";
+  if (std::string why = hcc::rt::untrusted_because(f.st); !why.empty()) return why;
+  const std::string dir_why = hcc::rt::untrusted_because(f.holder);
+  if (dir_why.empty()) return "";  // yours, writable by you only: every name in it is your doing
+  if (!(f.holder.st_mode & S_ISVTX)) return "its directory " + f.holder_name + " is " + dir_why;
+  // A sticky directory (/tmp): others may add names there, but only a
+  // name's owner may remove or rename it. A plan of yours with a single
+  // name was put there by you; a second name may be anyone's hard link to
+  // any file of yours (fs.protected_hardlinks is not relied on).
+  if (f.st.st_nlink != 1)
+    return "it has " + std::to_string(f.st.st_nlink) + " names (hard links) in the sticky directory " +
+           f.holder_name + ", where others may add one";
   return "";
 }
 
@@ -51,19 +52,19 @@ bool plan_for_source(const std::string &source, Plan &plan, std::string &error) 
     const std::string dir = dir_name(source);
     path = dir == "." ? kPlanName : dir + "/" + kPlanName;
   }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    if (errno == ENOENT && !(named && *named)) return true;  // no plan beside the source
-    error = "plan " + path + ": cannot open it: " + std::strerror(errno);
+  const OpenedFile f = open_through_trusted_links(path);
+  if (f.fd < 0) {
+    if (f.error == ENOENT && !(named && *named)) return true;  // no plan beside the source
+    error = f.link_refused ? "plan " + path + " refused: " + f.why + kPlanRule
+                           : "plan " + path + ": cannot open it: " + f.why;
     return false;
   }
-  std::string why = untrusted_plan(fd, path);
-  if (why.empty() && !hcc::io::read_regular_fd(fd, hcc::io::kFilterFileLimit, plan.text, &why) && why.empty())
+  // Nothing of a refused plan is read: no message can show its text.
+  std::string why = untrusted_plan(f);
+  if (why.empty() && !hcc::io::read_regular_fd(f.fd, hcc::io::kFilterFileLimit, plan.text, &why) && why.empty())
     why = "cannot read it";
-  ::close(fd);
   if (!why.empty()) {
-    error = "plan " + path + " refused: " + why +
-            " (a plan decides what is compiled; it must be yours and writable by you only; HCC_PLAN=off ignores it)";
+    error = "plan " + path + " refused: " + why + kPlanRule;
     plan = Plan();
     return false;
   }

@@ -95,7 +95,11 @@ Started start_process(const std::vector<std::string> &argv, const RunOptions &op
     }
     return false;
   };
-  if (!setup(opts.out, 1, out_pipe) || !setup(opts.err, 2, err_pipe)) {
+  // dup2 onto its own number clears close-on-exec in the child only
+  // (POSIX 2024; glibc since 2.29).
+  bool kept = true;
+  for (int fd : opts.inherit) kept = kept && posix_spawn_file_actions_adddup2(&fa, fd, fd) == 0;
+  if (!kept || !setup(opts.out, 1, out_pipe) || !setup(opts.err, 2, err_pipe)) {
     r.start_errno = errno ? errno : EIO;
     posix_spawn_file_actions_destroy(&fa);
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]})

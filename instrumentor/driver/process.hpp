@@ -21,6 +21,10 @@ enum class Stream {
 struct RunOptions {
   Stream out = Stream::Inherit;
   Stream err = Stream::Inherit;
+  // Close-on-exec descriptors the child keeps, under the same numbers (the
+  // instrumentor's checked filter texts, filter_texts.hpp); no other child
+  // gets them.
+  std::vector<int> inherit;
 };
 
 struct ProcessResult {

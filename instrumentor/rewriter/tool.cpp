@@ -53,8 +53,11 @@ using namespace hcc::rewriter;
 // One command line's work, to its exit status. Runs once per process when
 // started by the driver, or many times in an instrumentation server's worker
 // (../server/serve.h): nothing here may outlive a run (a started tool
-// leaks the AST, a worker frees it).
-int run(const std::vector<std::string> &args) {
+// leaks the AST, a worker frees it). `sent`: in a worker, the texts of the
+// client's descriptors that --filter-fd names (a worker's own descriptor of
+// that number is something else); nullptr in a started tool, which reads
+// the descriptors it inherited.
+int run(const std::vector<std::string> &args, const std::vector<hcc::server::DescriptorText> *sent) {
   CommandLine cl;
   std::string error;
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
@@ -72,8 +75,23 @@ int run(const std::vector<std::string> &args) {
 
   // A bad filter stops the build with the file and line at fault (exit 3,
   // which the driver reports instead of falling back to the original): the
-  // user asked for a selection we cannot honour.
+  // user asked for a selection we cannot honour. Each filter is read once
+  // here; the cache key and the filter use that text.
+  const DescriptorReader read = [sent](int fd, std::string &text, std::string &why) {
+    if (!sent) return readOwnDescriptor(fd, text, why);
+    for (const hcc::server::DescriptorText &d : *sent)
+      if (d.fd == fd) {
+        text = d.text;
+        return true;
+      }
+    why = "not sent with the request";
+    return false;
+  };
   hcc::filter::Filter filter;
+  if (int status = readFilters(cl, read, error)) {
+    fprintf(stderr, "%s\n", error.c_str());
+    return status;
+  }
   if (int status = loadFilter(cl, filter, error)) {
     fprintf(stderr, "%s\n", error.c_str());
     return status;
@@ -143,8 +161,9 @@ std::optional<int> serveIfAsked(const std::vector<std::string> &args) {
     if (args[i].rfind(kIdle, 0) != 0) return kUsage;
     idle = std::atoi(args[i].c_str() + kIdle.size());
   }
-  return hcc::server::serve(args[0].substr(kServe.size()), idle, [](const std::vector<std::string> &a) {
-    int status = run(a);
+  return hcc::server::serve(args[0].substr(kServe.size()), idle,
+                            [](const std::vector<std::string> &a, const std::vector<hcc::server::DescriptorText> &d) {
+    int status = run(a, &d);
     llvm::outs().flush();
     llvm::errs().flush();
     return status;
@@ -156,5 +175,5 @@ std::optional<int> serveIfAsked(const std::vector<std::string> &args) {
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (std::optional<int> status = serveIfAsked(args)) return *status;
-  finish(run(args));
+  finish(run(args, nullptr));
 }

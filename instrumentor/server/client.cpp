@@ -91,8 +91,8 @@ int connectToServer(const std::string &socket_path) {
   return fd;
 }
 
-Served runOnServer(int fd, const std::vector<std::string> &args, int out_fd, int err_fd,
-                   void (*on_pid)(pid_t), const Timeouts &timeouts) {
+Served runOnServer(int fd, const std::vector<std::string> &args, const std::vector<DescriptorText> &descriptors,
+                   int out_fd, int err_fd, void (*on_pid)(pid_t), const Timeouts &timeouts) {
   Served s;
   Request req;
   char cwd[PATH_MAX];
@@ -105,12 +105,13 @@ Served runOnServer(int fd, const std::vector<std::string> &args, int out_fd, int
   ::umask(req.umask);
   req.args = args;
   for (char **e = environ; *e; ++e) req.env.emplace_back(*e);
-  if (!sendRequest(fd, req, out_fd, err_fd, deadlineIn(timeouts.send))) {
+  req.descriptors = descriptors;
+  if (!sendRequest(fd, req, deadlineIn(timeouts.send))) {
     s.timed_out = errno == ETIMEDOUT;
     ::close(fd);
     return s;
   }
-  // First the acknowledgement, then the parse (Timeouts).
+  // First the acknowledgement, then the streams, then the parse (Timeouts).
   Deadline by = deadlineIn(timeouts.ack);
   pid_t worker = 0;
   for (;;) {
@@ -126,7 +127,16 @@ Served runOnServer(int fd, const std::vector<std::string> &args, int out_fd, int
       break;
     }
     if (reply->first == Reply::Pid) {
-      if (worker <= 0) by = deadlineIn(timeouts.work);
+      if (worker <= 0) {
+        // Only now do our streams leave this process: until a worker has
+        // taken the request, it may wait in the queue long after we gave
+        // up, and a descriptor in it would hold our caller's pipe open.
+        if (!sendStreams(fd, out_fd, err_fd, deadlineIn(timeouts.send))) {
+          s.timed_out = errno == ETIMEDOUT;
+          break;  // the worker never got them: it drops the request unrun
+        }
+        by = deadlineIn(timeouts.work);
+      }
       worker = reply->second;
       if (on_pid) on_pid(worker);
       continue;
@@ -138,8 +148,9 @@ Served runOnServer(int fd, const std::vector<std::string> &args, int out_fd, int
   if (on_pid) on_pid(0);
   if (s.timed_out && worker > 0) {
     // A worker that took the request and went silent: it must not write
-    // the output later, beside the tool the driver starts now. Its end
-    // closes the connection; the server starts another worker.
+    // the output later, beside the tool the driver starts now, nor keep our
+    // streams. Its end closes the connection; the server starts another
+    // worker.
     ::kill(worker, SIGKILL);
     errno = 0;
     while (receiveReply(fd, deadlineIn(timeouts.send))) {

@@ -4,6 +4,8 @@
 #ifndef HCC_SERVER_CLIENT_H
 #define HCC_SERVER_CLIENT_H
 
+#include "protocol.h"
+
 #include <sys/types.h>
 
 #include <chrono>
@@ -61,10 +63,14 @@ int connectToServer(const std::string &socket);
 
 // Runs hcc-instrument's `args` (after the program's name) on the server
 // connected to `conn` (closed here), with stdout and stderr going to
-// `out_fd` and `err_fd`. `on_pid` receives the pid doing the work while it
-// runs (0 afterwards), so a signal the driver receives can be passed on.
-Served runOnServer(int conn, const std::vector<std::string> &args, int out_fd, int err_fd,
-                   void (*on_pid)(pid_t), const Timeouts &timeouts = {});
+// `out_fd` and `err_fd`; `descriptors` are the texts of the descriptors the
+// arguments name (--filter-fd=N). `on_pid` receives the pid doing the work
+// while it runs (0 afterwards), so a signal the driver receives can be
+// passed on. The streams are sent only once a worker has acknowledged the
+// request (protocol.h): when this returns without `finished`, no worker
+// holds them (one that had them and fell silent is killed).
+Served runOnServer(int conn, const std::vector<std::string> &args, const std::vector<DescriptorText> &descriptors,
+                   int out_fd, int err_fd, void (*on_pid)(pid_t), const Timeouts &timeouts = {});
 
 // Starts `tool --serve=socket` detached (its own session, no inherited
 // streams); does not wait. False when it could not be started.

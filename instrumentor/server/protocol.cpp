@@ -97,73 +97,115 @@ struct Reader {
   }
 };
 
-// A message of one u64 with room for two descriptors, as both ends use it.
-struct HeaderMessage {
-  uint64_t size = 0;
-  iovec iov{&size, sizeof size};
+// A one-byte message with room for two descriptors, as both ends use it
+// for the client's streams.
+constexpr char kStreams = 'F';
+struct StreamsMessage {
+  char tag = kStreams;
+  iovec iov{&tag, sizeof tag};
   alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
   msghdr msg{};
-  HeaderMessage() {
+  StreamsMessage() {
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
     msg.msg_control = control;
     msg.msg_controllen = sizeof control;
   }
-  HeaderMessage(const HeaderMessage &) = delete;
-  HeaderMessage &operator=(const HeaderMessage &) = delete;
+  StreamsMessage(const StreamsMessage &) = delete;
+  StreamsMessage &operator=(const StreamsMessage &) = delete;
 };
 
 }  // namespace
 
 Deadline deadlineIn(std::chrono::milliseconds d) { return Clock::now() + d; }
 
-bool sendRequest(int sock, const Request &r, int out_fd, int err_fd, Deadline by) {
+bool sendRequest(int sock, const Request &r, Deadline by) {
   std::string payload;
   putString(payload, r.cwd);
   putU32(payload, static_cast<uint32_t>(r.umask));
   putStrings(payload, r.args);
   putStrings(payload, r.env);
+  putU32(payload, static_cast<uint32_t>(r.descriptors.size()));
+  for (const DescriptorText &d : r.descriptors) {
+    putU32(payload, static_cast<uint32_t>(d.fd));
+    putString(payload, d.text);
+  }
+  if (payload.size() > kMaxPayload) {
+    errno = EMSGSIZE;
+    return false;
+  }
+  const uint64_t size = payload.size();
+  return writeAll(sock, reinterpret_cast<const char *>(&size), sizeof size, by) &&
+         writeAll(sock, payload.data(), payload.size(), by);
+}
 
-  HeaderMessage h;
-  h.size = payload.size();
-  cmsghdr *c = CMSG_FIRSTHDR(&h.msg);
+bool receiveRequest(int sock, Request &r, Deadline by) {
+  uint64_t size = 0;
+  if (!readAll(sock, reinterpret_cast<char *>(&size), sizeof size, by) || size > kMaxPayload) return false;
+  std::string payload(size, '\0');
+  if (!readAll(sock, payload.data(), payload.size(), by)) return false;
+  Reader in{payload};
+  uint32_t mask = 0, descriptors = 0;
+  if (!in.str(r.cwd) || !in.u32(mask) || !in.strs(r.args) || !in.strs(r.env) || !in.u32(descriptors)) return false;
+  r.umask = static_cast<mode_t>(mask);
+  // Each entry takes at least 8 bytes: a count the payload cannot hold is
+  // refused before anything is allocated for it.
+  if (descriptors > (payload.size() - in.at) / 8) return false;
+  r.descriptors.resize(descriptors);
+  for (DescriptorText &d : r.descriptors) {
+    uint32_t fd = 0;
+    if (!in.u32(fd) || !in.str(d.text)) return false;
+    d.fd = static_cast<int32_t>(fd);
+  }
+  return in.at == payload.size();
+}
+
+bool sendStreams(int sock, int out_fd, int err_fd, Deadline by) {
+  StreamsMessage m;
+  cmsghdr *c = CMSG_FIRSTHDR(&m.msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(2 * sizeof(int));
   const int fds[2] = {out_fd, err_fd};
   std::memcpy(CMSG_DATA(c), fds, sizeof fds);
   ssize_t n;
-  do n = waitFor(sock, POLLOUT, by) ? ::sendmsg(sock, &h.msg, MSG_NOSIGNAL | MSG_DONTWAIT) : -2;
+  do n = waitFor(sock, POLLOUT, by) ? ::sendmsg(sock, &m.msg, MSG_NOSIGNAL | MSG_DONTWAIT) : -2;
   while (n == -1 && (errno == EINTR || errno == EAGAIN));
-  if (n != static_cast<ssize_t>(sizeof h.size)) return false;
-  return writeAll(sock, payload.data(), payload.size(), by);
+  return n == 1;
 }
 
-bool receiveRequest(int sock, Request &r, int &out_fd, int &err_fd, Deadline by) {
+bool receiveStreams(int sock, int &out_fd, int &err_fd, Deadline by) {
   out_fd = err_fd = -1;
-  HeaderMessage h;
+  StreamsMessage m;
+  m.tag = 0;
   ssize_t n;
-  do n = waitFor(sock, POLLIN, by) ? ::recvmsg(sock, &h.msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT) : -2;
+  do n = waitFor(sock, POLLIN, by) ? ::recvmsg(sock, &m.msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT) : -2;
   while (n == -1 && (errno == EINTR || errno == EAGAIN));
-  if (n != static_cast<ssize_t>(sizeof h.size)) return false;
-  const uint64_t size = h.size;
-  for (cmsghdr *c = CMSG_FIRSTHDR(&h.msg); c; c = CMSG_NXTHDR(&h.msg, c)) {
-    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-        c->cmsg_len != CMSG_LEN(2 * sizeof(int)))
+  if (n == 0) errno = 0;  // the client went away
+  // Whatever arrived is ours to close, even when the message is wrong.
+  for (cmsghdr *c = CMSG_FIRSTHDR(&m.msg); n > 0 && c; c = CMSG_NXTHDR(&m.msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    const size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    int fds[2] = {-1, -1};
+    for (size_t i = 0; i < count; ++i) {
+      int fd;
+      std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+      if (i < 2 && fds[i] < 0) fds[i] = fd;
+      else ::close(fd);
+    }
+    if (out_fd >= 0 || count != 2) {
+      for (int fd : fds)
+        if (fd >= 0) ::close(fd);
       continue;
-    int fds[2];
-    std::memcpy(fds, CMSG_DATA(c), sizeof fds);
+    }
     out_fd = fds[0];
     err_fd = fds[1];
   }
-  if (out_fd < 0 || err_fd < 0 || size > kMaxPayload) return false;
-  std::string payload(size, '\0');
-  if (!readAll(sock, payload.data(), payload.size(), by)) return false;
-  Reader in{payload};
-  uint32_t mask = 0;
-  if (!in.str(r.cwd) || !in.u32(mask) || !in.strs(r.args) || !in.strs(r.env)) return false;
-  r.umask = static_cast<mode_t>(mask);
-  return in.at == payload.size();
+  if (n == 1 && m.tag == kStreams && out_fd >= 0 && !(m.msg.msg_flags & MSG_CTRUNC)) return true;
+  if (out_fd >= 0) ::close(out_fd);
+  if (err_fd >= 0) ::close(err_fd);
+  out_fd = err_fd = -1;
+  return false;
 }
 
 bool sendReply(int sock, Reply kind, int32_t value, Deadline by) {

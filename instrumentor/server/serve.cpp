@@ -30,11 +30,13 @@ namespace hcc::server {
 namespace {
 
 constexpr int kMaxWorkers = 32;
-// How long a worker waits for a request once it has accepted a connection.
-// The driver sends its request (a few kB) right after connecting, so it is
-// usually in the socket's buffer before the worker looks; a connection that
-// sends nothing in 5 s is stuck (a client stopped with Ctrl-Z, a stray
-// connect) and must not hold a worker, which all other clients queue for.
+// How long a worker waits for a request once it has accepted a connection,
+// and again for the client's streams once it has acknowledged. The driver
+// sends its request (a few kB) right after connecting, so it is usually in
+// the socket's buffer before the worker looks, and its streams as soon as
+// it reads the acknowledgement; a connection that sends nothing in 5 s is
+// stuck (a client stopped with Ctrl-Z, a stray connect) and must not hold a
+// worker, which all other clients queue for.
 constexpr std::chrono::seconds kRequestTimeout{5};
 // The replies are 5 bytes each; only a client that stopped reading and let
 // its buffer fill could make them wait.
@@ -164,14 +166,18 @@ bool sameUser(int conn) {
 
 // One request in this worker. The client's streams are held only while it
 // runs: a worker keeping a test harness's pipe open would hang the harness.
+// They come only after the acknowledgement (protocol.h), so a request that
+// waited in the queue until its client gave up never brought them.
 void handle(int conn, int null_fd, const RunTool &run) {
   Request req;
   int out_fd = -1, err_fd = -1;
   // The pid is the acknowledgement the client waits for (client.h's
   // Timeouts): sent before the work, and refused (EPIPE) by a client that
-  // gave up waiting, whose request is then dropped unrun.
-  const bool ok = receiveRequest(conn, req, out_fd, err_fd, deadlineIn(kRequestTimeout)) &&
+  // gave up waiting, whose request is then dropped unrun, as it is when its
+  // streams do not follow.
+  const bool ok = receiveRequest(conn, req, deadlineIn(kRequestTimeout)) &&
                   sendReply(conn, Reply::Pid, ::getpid(), deadlineIn(kReplyTimeout)) &&
+                  receiveStreams(conn, out_fd, err_fd, deadlineIn(kRequestTimeout)) &&
                   ::chdir(req.cwd.c_str()) == 0 && ::dup2(out_fd, 1) >= 0 && ::dup2(err_fd, 2) >= 0;
   if (out_fd >= 0) ::close(out_fd);
   if (err_fd >= 0) ::close(err_fd);
@@ -189,7 +195,7 @@ void handle(int conn, int null_fd, const RunTool &run) {
     env.push_back(nullptr);
     environ = env.data();
 
-    int status = run(current.args);
+    int status = run(current.args, current.descriptors);
     std::fflush(nullptr);
     sendReply(conn, Reply::Status, status, deadlineIn(kReplyTimeout));
   }

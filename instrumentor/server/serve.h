@@ -19,6 +19,8 @@
 #ifndef HCC_SERVER_SERVE_H
 #define HCC_SERVER_SERVE_H
 
+#include "protocol.h"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -26,8 +28,10 @@
 namespace hcc::server {
 
 // The tool's work for one command line (the words after the program's
-// name), to its exit status.
-using RunTool = std::function<int(const std::vector<std::string> &args)>;
+// name), to its exit status; `descriptors` stand for the client's
+// descriptors the arguments name (protocol.h).
+using RunTool =
+    std::function<int(const std::vector<std::string> &args, const std::vector<DescriptorText> &descriptors)>;
 
 // Binds `socket_path` and serves until idle; returns the process's exit
 // status (non-zero when the socket could not be set up).

@@ -7,17 +7,22 @@
 // its own.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -333,6 +338,114 @@ TEST(InstrumentationServer, SilentConnectionsHoldingEveryWorkerDoNotHangTheNextC
   Profile prof = Profile::load(dir + "/prof");
   EXPECT_EQ(prof.visits("main/work"), 1);
   EXPECT_EQ(prof.visits("main/work/step"), 25);
+}
+
+// Runs `cmd` with /bin/sh, its stdout and stderr both on one pipe, under a
+// kill-timeout of `kill_after` s. Returns its exit status and output, and
+// whether the pipe reached EOF within `eof_within` s after the command
+// exited (it does as soon as no process holds the pipe's write end).
+struct PipedRun {
+  int status = -1;
+  std::string output;
+  bool eof_in_time = false;
+};
+PipedRun run_into_pipe(const std::string &cmd, int kill_after, int eof_within) {
+  PipedRun r;
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return r;
+  const std::string timeout = std::to_string(kill_after);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::dup2(fds[1], 1);
+    ::dup2(fds[1], 2);
+    ::execlp("timeout", "timeout", "-s", "KILL", timeout.c_str(), "sh", "-c", cmd.c_str(), static_cast<char *>(nullptr));
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  if (child < 0) {
+    ::close(fds[0]);
+    return r;
+  }
+  using Clock = std::chrono::steady_clock;
+  std::optional<Clock::time_point> exited;
+  for (;;) {
+    if (!exited) {
+      int status = 0;
+      if (::waitpid(child, &status, WNOHANG) == child) {
+        exited = Clock::now();
+        r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+    } else if (Clock::now() - *exited > std::chrono::seconds(eof_within)) {
+      break;  // still open: some process kept the write end
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    if (::poll(&p, 1, 100) > 0) {
+      char buf[4096];
+      const ssize_t n = ::read(fds[0], buf, sizeof buf);
+      if (n > 0) r.output.append(buf, size_t(n));
+      if (n == 0 && exited) {
+        r.eof_in_time = true;
+        break;
+      }
+      if (n == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // EOF before the exit was seen
+    }
+  }
+  if (!exited) ::waitpid(child, nullptr, 0);
+  ::close(fds[0]);
+  return r;
+}
+
+// Issue 40, item 4c: the driver sent its stdout and stderr along with the
+// request, before any worker had taken it. With every worker stuck (here
+// stopped; in the issue held by 40 silent connections), the request sat in
+// the server's queue with the descriptors in it; hcc gave up at 60 s and
+// built the file itself, but its output pipe stayed open until a worker
+// reached the request (99.6 s), and whatever waited for EOF on the build's
+// output waited with it. Now the streams go only to a worker that has
+// acknowledged: the pipe reaches EOF when hcc exits. (The command and the
+// wait for EOF are bounded by kill-timeouts; nothing is timed precisely.)
+TEST(InstrumentationServer, ARequestStuckInTheQueueDoesNotHoldTheBuildsOutputPipe) {
+  const std::string dir = project("held-pipe");
+  const std::string socket = start_server(dir, "600");
+  ASSERT_FALSE(socket.empty());
+  // The server and all its workers (one per CPU, 2 to 32: serve.cpp), so
+  // that none is left to take the request.
+  const size_t all = 1 + size_t(std::clamp(::sysconf(_SC_NPROCESSORS_ONLN), 2L, 32L));
+  std::vector<pid_t> pids;
+  ASSERT_TRUE(eventually([&] { return (pids = server_pids(socket)).size() >= all; })) << listed(server_pids(socket));
+  struct Resume {
+    std::string socket;
+    ~Resume() {
+      signal_server(socket, SIGCONT);
+      stop_server(socket);
+    }
+  } resume{socket};
+  for (pid_t pid : pids) ASSERT_EQ(::kill(pid, SIGSTOP), 0) << pid;
+
+  const PipedRun r = run_into_pipe(hcc_in(dir, "HCC_SERVER_IDLE=600") + "-O2 -c work.c -o work.o", 200, 30);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(r.eof_in_time) << "the build's output pipe was still open 30 s after hcc exited: a server process "
+                                "holds it\n"
+                             << r.output;
+  EXPECT_NE(r.output.find("the instrumentation server did not answer in time; running the instrumentor here"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("work.c: 2 function guard(s)"), std::string::npos) << r.output;
+
+  // Resumed, the server drops the request its client gave up on and
+  // serves the next build.
+  signal_server(socket, SIGCONT);
+  bool served = false;
+  RunResult next;
+  for (int i = 0; i < 50 && !served; ++i) {
+    next = run(hcc_in(dir, "HCC_SERVER_IDLE=600") + "-O2 -c work.c -o work2.o");
+    ASSERT_EQ(next.status, 0) << next.err;
+    served = next.err.find("(in the instrumentation server)") != std::string::npos &&
+             next.err.find("did not answer") == std::string::npos;
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_TRUE(served) << next.err;
+  EXPECT_NE(next.err.find("work.c: 2 function guard(s)"), std::string::npos) << next.err;
 }
 
 TEST(InstrumentationServer, OffRunsTheToolInEveryCompile) {

@@ -1,11 +1,15 @@
 // The instrumentation server's wire format (instrumentor/server/protocol.h)
-// over a real socket pair: a request arrives whole, with descriptors that
-// write where the client's do, and a cut request is refused, not guessed.
-// Neither side waits forever for a peer that goes silent: the server's read
-// of a request and the client's waits for the acknowledgement and for the
-// status end at their deadlines (runOnServer against a fake server).
+// over a real socket pair: a request arrives whole with the filter texts it
+// carries, the streams that follow the acknowledgement write where the
+// client's do, and a cut request is refused, not guessed. Neither side
+// waits forever for a peer that goes silent: the server's read of a request
+// and the client's waits for the acknowledgement and for the status end at
+// their deadlines (runOnServer against a fake server). A client hands its
+// streams over only to a worker that acknowledged (issue 40).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -41,26 +45,35 @@ struct Pair {
   }
 };
 
-TEST(ServerProtocol, ARequestArrivesWholeWithDescriptorsThatWriteToTheClientsStreams) {
+TEST(ServerProtocol, ARequestArrivesWholeAndTheStreamsAfterItWriteToTheClientsStreams) {
   Pair s;
   int pipe_fds[2];
   ASSERT_EQ(::pipe(pipe_fds), 0);
   Request sent;
   sent.cwd = "/tmp/a dir";
   sent.umask = 027;
-  sent.args = {"--verbose", "", "-o", "out.c", std::string("nul\0byte", 8)};
+  sent.args = {"--verbose", "", "-o", "out.c", std::string("nul\0byte", 8), "--filter-fd=7:hcc.plan"};
   sent.env = {"CPATH=/x:/y", "EMPTY="};
-  // The pipe's write end stands for stdout, and stderr both.
-  ASSERT_TRUE(sendRequest(s.client, sent, pipe_fds[1], pipe_fds[1], later()));
-  ::close(pipe_fds[1]);
+  sent.descriptors = {{7, "exclude tiny\n"}, {9, ""}};
+  ASSERT_TRUE(sendRequest(s.client, sent, later()));
 
   Request got;
-  int out = -1, err = -1;
-  ASSERT_TRUE(receiveRequest(s.server, got, out, err, later()));
+  ASSERT_TRUE(receiveRequest(s.server, got, later()));
   EXPECT_EQ(got.cwd, sent.cwd);
   EXPECT_EQ(got.umask, sent.umask);
   EXPECT_EQ(got.args, sent.args);
   EXPECT_EQ(got.env, sent.env);
+  ASSERT_EQ(got.descriptors.size(), 2u);
+  EXPECT_EQ(got.descriptors[0].fd, 7);
+  EXPECT_EQ(got.descriptors[0].text, "exclude tiny\n");
+  EXPECT_EQ(got.descriptors[1].fd, 9);
+  EXPECT_EQ(got.descriptors[1].text, "");
+
+  // The pipe's write end stands for stdout, and stderr both.
+  ASSERT_TRUE(sendStreams(s.client, pipe_fds[1], pipe_fds[1], later()));
+  ::close(pipe_fds[1]);
+  int out = -1, err = -1;
+  ASSERT_TRUE(receiveStreams(s.server, out, err, later()));
   ASSERT_GE(out, 0);
   ASSERT_EQ(::write(out, "o", 1), 1);
   ASSERT_EQ(::write(err, "e", 1), 1);
@@ -90,8 +103,16 @@ TEST(ServerProtocol, ACutRequestOrAMissingStatusIsAFailure) {
     ASSERT_EQ(::write(s.client, &size, sizeof size), static_cast<ssize_t>(sizeof size));
     ::shutdown(s.client, SHUT_WR);
     Request r;
+    EXPECT_FALSE(receiveRequest(s.server, r, later())) << "no payload";
+  }
+  {
+    // The streams' message without its descriptors.
+    Pair s;
+    ASSERT_EQ(::write(s.client, "F", 1), 1);
     int out = -1, err = -1;
-    EXPECT_FALSE(receiveRequest(s.server, r, out, err, later())) << "no descriptors and no payload";
+    EXPECT_FALSE(receiveStreams(s.server, out, err, later()));
+    EXPECT_EQ(out, -1);
+    EXPECT_EQ(err, -1);
   }
   {
     Pair s;
@@ -105,17 +126,22 @@ TEST(ServerProtocol, ACutRequestOrAMissingStatusIsAFailure) {
 TEST(ServerProtocol, ARequestThatNeverComesEndsAtItsDeadline) {
   Pair s;
   Request r;
-  int out = -1, err = -1;
   errno = 0;
-  EXPECT_FALSE(receiveRequest(s.server, r, out, err, deadlineIn(200ms)));
+  EXPECT_FALSE(receiveRequest(s.server, r, deadlineIn(200ms)));
   EXPECT_EQ(errno, ETIMEDOUT);
-  EXPECT_EQ(out, -1);
-  EXPECT_EQ(err, -1);
   // Half a request: the header and nothing more.
   uint64_t size = 100;
   ASSERT_EQ(::write(s.client, &size, sizeof size), static_cast<ssize_t>(sizeof size));
   errno = 0;
-  EXPECT_FALSE(receiveRequest(s.server, r, out, err, deadlineIn(200ms)));
+  EXPECT_FALSE(receiveRequest(s.server, r, deadlineIn(200ms)));
+  EXPECT_EQ(errno, ETIMEDOUT);
+  // Streams that never come, after an acknowledgement.
+  int out = -1, err = -1;
+  errno = 0;
+  EXPECT_FALSE(receiveStreams(s.server, out, err, deadlineIn(200ms)));
+  EXPECT_EQ(errno, ETIMEDOUT);
+  EXPECT_EQ(out, -1);
+  EXPECT_EQ(err, -1);
 }
 
 // The client's side against a server that accepted and then says nothing:
@@ -124,20 +150,100 @@ TEST(ServerClient, AServerThatNeverAcknowledgesIsGivenUp) {
   Pair s;
   Timeouts t;
   t.ack = 300ms;
-  Served got = runOnServer(s.client, {"-o", "out.c", "in.c", "--"}, 2, 2, nullptr, t);
+  Served got = runOnServer(s.client, {"-o", "out.c", "in.c", "--"}, {}, 2, 2, nullptr, t);
   s.client = -1;  // closed by runOnServer
   EXPECT_FALSE(got.finished);
   EXPECT_TRUE(got.timed_out);
   // The request did arrive; only the answer was missing.
   Request r;
-  int out = -1, err = -1;
-  ASSERT_TRUE(receiveRequest(s.server, r, out, err, deadlineIn(2s)));
+  ASSERT_TRUE(receiveRequest(s.server, r, deadlineIn(2s)));
   EXPECT_EQ(r.args, (std::vector<std::string>{"-o", "out.c", "in.c", "--"}));
-  ::close(out);
-  ::close(err);
   // The client is gone: the acknowledgement a late worker sends is refused,
-  // and the worker drops the request unrun (serve.cpp).
+  // and the worker drops the request unrun (serve.cpp); no streams came.
   EXPECT_FALSE(sendReply(s.server, Reply::Pid, 1, deadlineIn(2s)));
+  int out = -1, err = -1;
+  EXPECT_FALSE(receiveStreams(s.server, out, err, deadlineIn(2s)));
+  EXPECT_EQ(out, -1);
+}
+
+// Issue 40, item 4c: the client's streams went with the request, so a
+// request waiting in the queue (every worker busy) held the caller's pipe
+// after the client had given up on it and exited: with 40 silent
+// connections, a build's output reached EOF 40 s after hcc ended. Now a
+// client that gets no acknowledgement sends no descriptor: once it has
+// returned and the caller closed its end, the pipe is at EOF although the
+// request is still unread in the server's end of the socket.
+TEST(ServerClient, AClientThatGaveUpBeforeTheAcknowledgementLeavesItsPipeToNoOne) {
+  Pair s;
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe2(pipe_fds, O_CLOEXEC), 0);
+  Timeouts t;
+  t.ack = 300ms;
+  Served got = runOnServer(s.client, {"in.c"}, {}, pipe_fds[1], pipe_fds[1], nullptr, t);
+  s.client = -1;
+  EXPECT_TRUE(got.timed_out);
+  ::close(pipe_fds[1]);
+  // s.server still holds the unread request: whatever the client sent is in
+  // its buffer. EOF must come at once; 10 s only bounds a failure.
+  pollfd p{pipe_fds[0], POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, 10'000), 1) << "the pipe's write end is still held by the unread request";
+  char c;
+  EXPECT_EQ(::read(pipe_fds[0], &c, 1), 0) << "EOF";
+  ::close(pipe_fds[0]);
+}
+
+// The order a worker sees: the request (no descriptor with it), then, once
+// it acknowledged, the client's streams, which write where the client's do.
+TEST(ServerClient, TheStreamsFollowTheAcknowledgementAndReachTheClientsPipe) {
+  Pair s;
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe2(pipe_fds, O_CLOEXEC), 0);
+  const pid_t worker = ::fork();
+  ASSERT_GE(worker, 0);
+  if (worker == 0) {
+    ::close(s.client);
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
+    // Read the request as raw bytes with room for descriptors: none came.
+    uint64_t size = 0;
+    alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+    iovec iov{&size, sizeof size};
+    msghdr m{};
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = control;
+    m.msg_controllen = sizeof control;
+    if (::recvmsg(s.server, &m, 0) != static_cast<ssize_t>(sizeof size)) ::_exit(10);
+    if (m.msg_controllen != 0) ::_exit(11);  // descriptors came with the request
+    std::string payload(size, '\0');
+    for (size_t got = 0; got < size;) {
+      const ssize_t n = ::read(s.server, payload.data() + got, size - got);
+      if (n <= 0) ::_exit(12);
+      got += size_t(n);
+    }
+    if (!sendReply(s.server, Reply::Pid, ::getpid(), later())) ::_exit(13);
+    int out = -1, err = -1;
+    if (!receiveStreams(s.server, out, err, later())) ::_exit(14);
+    if (::write(out, "o", 1) != 1 || ::write(err, "e", 1) != 1) ::_exit(15);
+    ::close(out);
+    ::close(err);
+    sendReply(s.server, Reply::Status, 5, later());
+    ::_exit(0);
+  }
+  ::close(s.server);
+  s.server = -1;
+  Served got = runOnServer(s.client, {"in.c"}, {}, pipe_fds[1], pipe_fds[1], nullptr, {});
+  s.client = -1;
+  ::close(pipe_fds[1]);
+  EXPECT_TRUE(got.finished);
+  EXPECT_EQ(got.status, 5);
+  int status = 0;
+  ASSERT_EQ(::waitpid(worker, &status, 0), worker);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "worker's status " << status;
+  char buf[4] = {};
+  EXPECT_EQ(::read(pipe_fds[0], buf, sizeof buf), 2);
+  EXPECT_EQ(std::string(buf, 2), "oe");
+  ::close(pipe_fds[0]);
 }
 
 // A worker that acknowledged (its pid) and then hangs: past the work limit the
@@ -156,7 +262,7 @@ TEST(ServerClient, AWorkerSilentPastTheWorkLimitIsKilledAndGivenUp) {
   s.server = -1;
   Timeouts t;
   t.work = 300ms;
-  Served got = runOnServer(s.client, {"in.c"}, 2, 2, nullptr, t);
+  Served got = runOnServer(s.client, {"in.c"}, {}, 2, 2, nullptr, t);
   s.client = -1;
   EXPECT_FALSE(got.finished);
   EXPECT_TRUE(got.timed_out);
@@ -175,7 +281,7 @@ TEST(ServerClient, AnAcknowledgedParseLongerThanTheAckLimitStillCounts) {
     ::close(s.client);
     Request r;
     int out = -1, err = -1;
-    if (!receiveRequest(s.server, r, out, err, later())) ::_exit(1);
+    if (!receiveRequest(s.server, r, later()) || !receiveStreams(s.server, out, err, later())) ::_exit(1);
     ::usleep(600 * 1000);  // a parse longer than the ack limit below
     sendReply(s.server, Reply::Status, 7, later());
     ::_exit(0);
@@ -187,7 +293,7 @@ TEST(ServerClient, AnAcknowledgedParseLongerThanTheAckLimitStillCounts) {
   s.server = -1;
   Timeouts t;
   t.ack = 200ms;
-  Served got = runOnServer(s.client, {"in.c"}, 2, 2, nullptr, t);
+  Served got = runOnServer(s.client, {"in.c"}, {}, 2, 2, nullptr, t);
   s.client = -1;
   EXPECT_TRUE(got.finished);
   EXPECT_FALSE(got.timed_out);
