@@ -1,8 +1,11 @@
 // hcc-instrument: the command-line contract with the `hcc` driver.
 //
 //   hcc-instrument [--verbose] [--main-file-name=NAME] [--shadow-dir=ROOT] [--names=gcc|clang]
-//                  -o OUT SOURCE
+//                  [--filter=FILE | --filter-fd=N:NAME]... -o OUT SOURCE
 //                  -- <compiler args>
+//
+// (--filter-fd: a filter the driver read and checked, descriptor N holding
+// its text; NAME is never opened: ../cache/command_line.h.)
 //
 // Exit 0 and OUT written: OUT is `#line 1 "NAME"` + SOURCE with region guards.
 // Exit non-zero and no OUT: the driver compiles SOURCE unchanged, and the real
