@@ -97,7 +97,7 @@ build_one() {
 lane() {
   for name in "$@"; do build_one "$name" || return 1; done
 }
-names_a= names_b= i=0
+names_a='' names_b='' i=0
 for name in $standins; do
   if [ $((i % 2)) = 0 ]; then names_a="$names_a $name"; else names_b="$names_b $name"; fi
   i=$((i + 1))

@@ -82,7 +82,7 @@ fi
 
 echo "hcc: $hcc"
 echo "builds: plain cc/c++ -O2 -fno-inline; hcc -O2 -fno-inline (no hcc options); OMP_NUM_THREADS=1"
-echo "hcc's run: default environment${TRUTH_ENV:+ plus TRUTH_ENV='$TRUTH_ENV'}"
+echo "hcc's run: default environment${TRUTH_ENV:+ plus TRUTH_ENV=\"$TRUTH_ENV\"}"
 echo "perf: $(perf --version 2>&1), perf_event_paranoid=$paranoid"
 echo "load at start: $(load_average)"
 
@@ -108,7 +108,7 @@ build_one() {
 lane() {
   for name in "$@"; do build_one "$name" || return 1; done
 }
-lane_a= lane_b= i=0
+lane_a='' lane_b='' i=0
 for name in $names; do
   if [ $((i % 2)) = 0 ]; then lane_a="$lane_a $name"; else lane_b="$lane_b $name"; fi
   i=$((i + 1))
