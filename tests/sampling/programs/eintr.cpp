@@ -24,6 +24,7 @@
 #include <semaphore.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -277,27 +278,6 @@ __attribute__((noinline)) void loop_waitpid() {
   report("waitpid", e, FORKS);
 }
 
-// The one way a CPU-time sample can interrupt a blocking call: the thread
-// blocks every signal while it works (the sample stays pending), then waits
-// in ppoll with a mask that unblocks them, which is what ppoll's mask is for.
-// The pending sample is delivered at once and ppoll fails with EINTR.
-__attribute__((noinline)) void loop_ppoll_after_blocked_work() {
-  sigset_t all, none, old;
-  sigfillset(&all);
-  sigemptyset(&none);
-  int e = 0;
-  for (int i = 0; i < CALLS; ++i) {
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    spin();
-    pollfd p{never_ready[0], POLLIN, 0};
-    const timespec t{0, 50000};
-    const int r = ppoll(&p, 1, &t, &none);
-    if (r < 0) tally(errno, e, "ppoll");
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  }
-  report("ppoll_after_blocked_work", e);
-}
-
 // The control timer fires after 100-300 us of wall time (mean 200), drawn
 // afresh at each expiry: with a fixed period, a loop whose iterations last
 // nearly a multiple of it locks onto its phase and the ticks keep landing in
@@ -334,8 +314,254 @@ void arm_control_timer() {
   arm_control_once();
 }
 
+// --- Waits that let signals in ------------------------------------------
+// The thread blocks every signal while it works, so a signal that comes
+// meanwhile (a sample, the control timer's) stays pending; then it waits
+// with a mask that lets them in, which is what these masks are for. A
+// signal pending then is delivered at once and the call fails with EINTR.
+// hcc withholds its own signal from such masks (runtime/sampling/
+// signal_masks.cpp): the sample stays pending until the thread restores
+// its mask after the call, and is taken there.
+sigset_t all_signals, no_signals;
+bool control = false;
+
+// The program's own wake-up for the waits that have no timeout (sigsuspend,
+// sigwait, sigwaitinfo, a signalfd read): SIGUSR1 50 us after it is armed,
+// to this thread. Armed with every signal blocked, so it cannot be missed.
+timer_t wake_timer;
+volatile sig_atomic_t woken = 0;
+void on_wake(int) { woken = 1; }
+
+void arm_wake() {
+  woken = 0;
+  itimerspec once{{0, 0}, {0, 50000}};
+  check(timer_settime(wake_timer, 0, &once, nullptr) == 0, "timer_settime");
+}
+
+void make_wake_timer() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_wake;
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGUSR1, &sa, nullptr);
+  sigevent ev;
+  std::memset(&ev, 0, sizeof ev);
+  ev.sigev_notify = SIGEV_THREAD_ID;
+  ev.sigev_signo = SIGUSR1;
+  ev._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+  check(timer_create(CLOCK_MONOTONIC, &ev, &wake_timer) == 0, "timer_create");
+}
+
+// A wait by set took signal `sig`, which the program did not wait for (the
+// wake-up is its own): the control timer's SIGALRM, whose handler then did
+// not run to re-arm it, or a sample.
+void took_foreign(int sig) {
+  if (control && sig == SIGALRM) arm_control_once();
+}
+
+// CALLS times: work with every signal blocked, then `wait()` (1 when the
+// program saw what it did not wait for: EINTR, or a foreign signal), then
+// the thread's mask again.
+template <class Wait>
+void after_blocked_work(const char *kind, Wait wait) {
+  int e = 0;
+  for (int i = 0; i < CALLS; ++i) {
+    sigset_t old;
+    pthread_sigmask(SIG_BLOCK, &all_signals, &old);
+    spin();
+    e += wait();
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  }
+  report(kind, e);
+}
+
+int ppoll_once(const char *what) {
+  pollfd p{never_ready[0], POLLIN, 0};
+  const timespec t{0, 50000};
+  int e = 0;
+  if (ppoll(&p, 1, &t, &no_signals) < 0) tally(errno, e, what);
+  return e;
+}
+
+__attribute__((noinline)) void loop_ppoll_after_blocked_work() {
+  after_blocked_work("ppoll_after_blocked_work", [] { return ppoll_once("ppoll"); });
+}
+
+// The same ppoll as a system call of its own, which no interposed function
+// sees: what the program gets without hcc's mitigation, in the same run
+// (samples do become pending in the blocked work, and would interrupt).
+__attribute__((noinline)) void loop_raw_ppoll_after_blocked_work() {
+  after_blocked_work("raw_ppoll_after_blocked_work", [] {
+    pollfd p{never_ready[0], POLLIN, 0};
+    timespec t{0, 50000};
+    int e = 0;
+    if (syscall(SYS_ppoll, &p, 1, &t, &no_signals, _NSIG / 8) < 0) tally(errno, e, "ppoll system call");
+    return e;
+  });
+}
+
+__attribute__((noinline)) void loop_pselect_after_blocked_work() {
+  after_blocked_work("pselect_after_blocked_work", [] {
+    fd_set set;
+    FD_ZERO(&set);
+    FD_SET(never_ready[0], &set);
+    const timespec t{0, 50000};
+    int e = 0;
+    if (pselect(never_ready[0] + 1, &set, nullptr, nullptr, &t, &no_signals) < 0) tally(errno, e, "pselect");
+    return e;
+  });
+}
+
+__attribute__((noinline)) void loop_epoll_pwait_after_blocked_work() {
+  static int ep = -1;
+  ep = epoll_create1(0);
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  check(ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, never_ready[0], &ev) == 0, "epoll_ctl");
+  after_blocked_work("epoll_pwait_after_blocked_work", [] {
+    epoll_event out;
+    int e = 0;
+    if (epoll_pwait(ep, &out, 1, 1, &no_signals) < 0) tally(errno, e, "epoll_pwait");
+    return e;
+  });
+  close(ep);
+}
+
+#if __GLIBC_PREREQ(2, 35)
+__attribute__((noinline)) void loop_epoll_pwait2_after_blocked_work() {
+  static int ep = -1;
+  ep = epoll_create1(0);
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  check(ep >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, never_ready[0], &ev) == 0, "epoll_ctl");
+  after_blocked_work("epoll_pwait2_after_blocked_work", [] {
+    epoll_event out;
+    const timespec t{0, 50000};
+    int e = 0;
+    if (epoll_pwait2(ep, &out, 1, &t, &no_signals) < 0) tally(errno, e, "epoll_pwait2");
+    return e;
+  });
+  close(ep);
+}
+#endif
+
+// sigsuspend always returns with EINTR, after a handler ran: what counts is
+// whether it returned before the program's own wake-up came.
+__attribute__((noinline)) void loop_sigsuspend_after_blocked_work() {
+  after_blocked_work("sigsuspend_after_blocked_work", [] {
+    arm_wake();
+    int foreign = 0;
+    while (!woken) {
+      check(sigsuspend(&no_signals) == -1 && errno == EINTR, "sigsuspend");
+      if (!woken) foreign = 1;
+    }
+    return foreign;
+  });
+}
+
+// A thread that takes its signals by waiting for any of them (all blocked,
+// a full set): what it takes besides its own wake-up is foreign.
+__attribute__((noinline)) void loop_sigwait_full_set() {
+  after_blocked_work("sigwait_full_set", [] {
+    arm_wake();
+    int sig = 0, foreign = 0;
+    while (true) {
+      const int r = sigwait(&all_signals, &sig);
+      if (r != 0) {
+        errno = r;
+        check(false, "sigwait");
+        break;
+      }
+      if (sig == SIGUSR1) break;
+      foreign = 1;
+      took_foreign(sig);
+    }
+    return foreign;
+  });
+}
+
+__attribute__((noinline)) void loop_sigwaitinfo_full_set() {
+  after_blocked_work("sigwaitinfo_full_set", [] {
+    arm_wake();
+    int foreign = 0;
+    siginfo_t si;
+    int sig;
+    while ((sig = sigwaitinfo(&all_signals, &si)) != SIGUSR1) {
+      if (sig < 0) {
+        check(errno == EINTR, "sigwaitinfo");
+        continue;
+      }
+      foreign = 1;
+      took_foreign(sig);
+    }
+    return foreign;
+  });
+}
+
+// With a 50 us timeout: normally EAGAIN.
+__attribute__((noinline)) void loop_sigtimedwait_full_set() {
+  after_blocked_work("sigtimedwait_full_set", [] {
+    siginfo_t si;
+    const timespec t{0, 50000};
+    const int sig = sigtimedwait(&all_signals, &si, &t);
+    int e = 0;
+    if (sig < 0) {
+      tally(errno, e, "sigtimedwait", EAGAIN);
+      return e;
+    }
+    took_foreign(sig);
+    return 1;
+  });
+}
+
+// A signalfd for every signal, read until the wake-up arrives.
+__attribute__((noinline)) void loop_signalfd_full_set() {
+  static int fd = -1;
+  fd = signalfd(-1, &all_signals, SFD_CLOEXEC);
+  check(fd >= 0, "signalfd");
+  after_blocked_work("signalfd_full_set", [] {
+    arm_wake();
+    int foreign = 0;
+    signalfd_siginfo si;
+    while (true) {
+      const ssize_t r = read(fd, &si, sizeof si);
+      if (r != ssize_t(sizeof si)) {
+        check(false, "read of the signalfd");
+        break;
+      }
+      if (si.ssi_signo == SIGUSR1) break;
+      foreign = 1;
+      took_foreign(int(si.ssi_signo));
+    }
+    return foreign;
+  });
+  close(fd);
+}
+
+// A thread that keeps every signal blocked and lets them in only while it
+// waits: the signal's only way in is ppoll's mask. hcc withholds its sample
+// there too, and lets it in just before the wait instead, so this loop is
+// sampled like the others (without that, its first pending sample would be
+// its last: a pending timer signal is not queued again).
+__attribute__((noinline)) void loop_ppoll_signals_always_blocked() {
+  sigset_t old;
+  pthread_sigmask(SIG_BLOCK, &all_signals, &old);
+  int e = 0;
+  for (int i = 0; i < CALLS; ++i) {
+    spin();
+    e += ppoll_once("ppoll");
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  report("ppoll_signals_always_blocked", e);
+}
+
+
 int main(int argc, char **argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--control-timer") == 0) arm_control_timer();
+  sigfillset(&all_signals);
+  sigemptyset(&no_signals);
+  make_wake_timer();
+  control = argc > 1 && std::strcmp(argv[1], "--control-timer") == 0;
+  if (control) arm_control_timer();
   if (pipe(never_ready) != 0) return 2;
   last_report_s = wall_s();
   loop_nanosleep();
@@ -350,5 +576,17 @@ int main(int argc, char **argv) {
   loop_pipe_read();
   loop_waitpid();
   loop_ppoll_after_blocked_work();
+  loop_raw_ppoll_after_blocked_work();
+  loop_pselect_after_blocked_work();
+  loop_epoll_pwait_after_blocked_work();
+#if __GLIBC_PREREQ(2, 35)
+  loop_epoll_pwait2_after_blocked_work();
+#endif
+  loop_sigsuspend_after_blocked_work();
+  loop_sigwait_full_set();
+  loop_sigwaitinfo_full_set();
+  loop_sigtimedwait_full_set();
+  loop_signalfd_full_set();
+  loop_ppoll_signals_always_blocked();
   return fail;
 }
