@@ -9,16 +9,19 @@
 #include <cstring>
 
 namespace hcc::io {
-namespace {
 
-const char *kind_of(mode_t mode) {
+const char *file_kind(unsigned mode) {
+  if (S_ISREG(mode)) return "a regular file";
   if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISCHR(mode)) return "a character device";
   if (S_ISBLK(mode)) return "a block device";
   if (S_ISSOCK(mode)) return "a socket";
   return "another kind of file";
 }
+
+namespace {
 
 bool fail(std::string &out, std::string *why, std::string reason) {
   out.clear();
@@ -38,7 +41,7 @@ bool read_regular_fd(int fd, size_t limit, std::string &out, std::string *why) {
   out.clear();
   struct stat st {};
   if (::fstat(fd, &st) != 0) return fail(out, why, std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) return fail(out, why, std::string("not a regular file (") + kind_of(st.st_mode) + ")");
+  if (!S_ISREG(st.st_mode)) return fail(out, why, std::string("not a regular file (") + file_kind(st.st_mode) + ")");
   const std::string too_large = "larger than the " + size_text(limit) + " limit";
   if (st.st_size > 0 && static_cast<unsigned long long>(st.st_size) > limit) return fail(out, why, too_large);
   // /proc files say 0: start small and grow, never past limit + 1.

@@ -39,6 +39,10 @@ bool read_regular_file(const std::string &path, size_t limit, std::string &out, 
 // read from its current offset.
 bool read_regular_fd(int fd, size_t limit, std::string &out, std::string *why = nullptr);
 
+// "a FIFO", "a character device", "a symbolic link" (lstat), "a directory",
+// "a regular file" …: what a st_mode is, for messages.
+const char *file_kind(unsigned mode);
+
 // "16 MiB", "300 KiB", "12 bytes": a limit as messages name it.
 std::string size_text(size_t bytes);
 

@@ -21,6 +21,7 @@ namespace hcc::otf2 {
 #define HCC_OTF2_FUNCTIONS(X)                        \
   X(OTF2_Error_GetName)                              \
   X(OTF2_Error_GetDescription)                       \
+  X(OTF2_Error_RegisterCallback)                     \
   X(OTF2_Archive_Open)                               \
   X(OTF2_Archive_Close)                              \
   X(OTF2_Archive_SetFlushCallbacks)                  \
@@ -53,12 +54,12 @@ namespace hcc::otf2 {
   X(OTF2_Reader_SetSerialCollectiveCallbacks)        \
   X(OTF2_Reader_GetGlobalDefReader)                  \
   X(OTF2_Reader_RegisterGlobalDefCallbacks)          \
-  X(OTF2_Reader_ReadAllGlobalDefinitions)            \
+  X(OTF2_Reader_ReadGlobalDefinitions)               \
   X(OTF2_Reader_CloseGlobalDefReader)                \
   X(OTF2_Reader_SelectLocation)                      \
   X(OTF2_Reader_OpenDefFiles)                        \
   X(OTF2_Reader_GetDefReader)                        \
-  X(OTF2_Reader_ReadAllLocalDefinitions)             \
+  X(OTF2_Reader_ReadLocalDefinitions)                \
   X(OTF2_Reader_CloseDefReader)                      \
   X(OTF2_Reader_CloseDefFiles)                       \
   X(OTF2_Reader_OpenEvtFiles)                        \
@@ -66,7 +67,7 @@ namespace hcc::otf2 {
   X(OTF2_Reader_GetEvtReader)                        \
   X(OTF2_Reader_GetGlobalEvtReader)                  \
   X(OTF2_Reader_RegisterGlobalEvtCallbacks)          \
-  X(OTF2_Reader_ReadAllGlobalEvents)                 \
+  X(OTF2_Reader_ReadGlobalEvents)                    \
   X(OTF2_Reader_CloseGlobalEvtReader)                \
   X(OTF2_GlobalDefReaderCallbacks_New)               \
   X(OTF2_GlobalDefReaderCallbacks_Delete)            \

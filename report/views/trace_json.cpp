@@ -3,6 +3,7 @@
 #include "trace_json.hpp"
 
 #include <cinttypes>
+#include <cstdarg>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "otf2_api/otf2_api.hpp"
+#include "trace_archive.hpp"
 
 namespace hcc::report {
 
@@ -25,7 +27,18 @@ struct Location {
   uint64_t tid = 0;
   std::string name;
   std::vector<Frame> open;
+  uint64_t last_t = 0;  // events on one location never go back in time
 };
+
+// Every OTF2 record is at least two bytes (its type and one byte of a
+// compressed field), so a file can hold no more records than half its
+// size. More means OTF2 is reading something again: an event file cut at a
+// chunk boundary makes the global event reader start the chunk over, for
+// ever (issue 40).
+constexpr uint64_t kMinRecordBytes = 2;
+// Records handed to the callbacks per call: the budget is checked between
+// batches, the order of time inside them.
+constexpr uint64_t kBatch = 1 << 16;
 
 struct State {
   const otf2::Api *api = nullptr;
@@ -38,6 +51,7 @@ struct State {
   uint64_t resolution = 1, offset = 0, length = 0;
   TraceJsonCounts counts;
   bool first = true;
+  std::string damage;  // why reading stopped early: time went back on a location
 };
 
 std::string json_string(const std::string &s) {
@@ -133,13 +147,31 @@ OTF2_CallbackCode on_clock(void *u, uint64_t resolution, uint64_t offset, uint64
   s->length = length;
   return OTF2_CALLBACK_SUCCESS;
 }
+// False, with the reason kept, when `t` is before the location's previous
+// event: a well-formed archive never goes back in time on one location,
+// and a reader that starts a chunk over does at once.
+bool in_order(State &s, OTF2_LocationRef loc, Location &l, OTF2_TimeStamp t) {
+  if (t >= l.last_t) {
+    l.last_t = t;
+    return true;
+  }
+  s.damage = "time goes back on location " + std::to_string(loc) + " after " +
+             std::to_string(s.counts.events) + " events (" + std::to_string(t) + " after " +
+             std::to_string(l.last_t) + ")";
+  return false;
+}
+
 OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u, OTF2_AttributeList *, OTF2_RegionRef r) {
-  static_cast<State *>(u)->locations[loc].open.push_back({r, t});
+  auto *s = static_cast<State *>(u);
+  Location &l = s->locations[loc];
+  if (!in_order(*s, loc, l, t)) return OTF2_CALLBACK_INTERRUPT;
+  l.open.push_back({r, t});
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u, OTF2_AttributeList *, OTF2_RegionRef r) {
   auto *s = static_cast<State *>(u);
   Location &l = s->locations[loc];
+  if (!in_order(*s, loc, l, t)) return OTF2_CALLBACK_INTERRUPT;
   // Well-formed traces close the innermost frame; otherwise close down to
   // the matching one (each frame above it ends here too).
   size_t k = l.open.size();
@@ -155,16 +187,66 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u, OTF2
   return OTF2_CALLBACK_SUCCESS;
 }
 
+// OTF2 prints each error it meets on stderr, several lines per problem;
+// hcc-report keeps the first one's text for its own one-line message.
+std::string g_first_otf2_error;
+
+OTF2_ErrorCode keep_first_error(void *, const char *, uint64_t, const char *, OTF2_ErrorCode code,
+                                const char *format, va_list va) {
+  if (g_first_otf2_error.empty() && format) {
+    char buf[512];
+    std::vsnprintf(buf, sizeof buf, format, va);
+    g_first_otf2_error = buf;
+  }
+  return code;
+}
+
+// "; OTF2 said: This is no chunk header!" when OTF2 said something.
+std::string otf2_said() {
+  std::string said = g_first_otf2_error.empty() ? std::string() : "; OTF2 said: " + g_first_otf2_error;
+  for (char &c : said)
+    if (c == '\n' || c == '\r') c = ' ';
+  return said;
+}
+
 void check(const otf2::Api &api, OTF2_ErrorCode rc, const std::string &what) {
-  if (rc != OTF2_SUCCESS) throw std::runtime_error(what + ": " + otf2::error_text(api, rc));
+  if (rc != OTF2_SUCCESS) throw std::runtime_error(what + ": " + otf2::error_text(api, rc) + otf2_said());
+}
+
+// Reads records (events or definitions) in batches of kBatch with `step`
+// (OTF2_Reader_Read…(reader, r, n, &got)) until a batch comes back short:
+// within `budget` records, which the files' sizes allow, and throws at a
+// damaged archive naming what was seen. `damage` is what a callback found.
+template <typename Step>
+void read_bounded(const otf2::Api &api, const std::string &what, uint64_t budget, uint64_t file_bytes,
+                  const std::string &damage, Step step) {
+  const std::string damaged = what + ": a damaged or truncated archive: ";
+  uint64_t read = 0;
+  for (;;) {
+    uint64_t got = 0;
+    const OTF2_ErrorCode rc = step(kBatch, &got);
+    read += got;
+    if (!damage.empty()) throw std::runtime_error(damaged + damage);
+    if (rc != OTF2_SUCCESS)
+      throw std::runtime_error(damaged + "reading failed after " + std::to_string(read) + " records (" +
+                               otf2::error_text(api, rc) + otf2_said() + ")");
+    if (read > budget)
+      throw std::runtime_error(damaged + "more than the " + std::to_string(budget) + " records that " +
+                               std::to_string(file_bytes) + " bytes can hold were read");
+    if (got < kBatch) return;
+  }
 }
 
 }  // namespace
 
 TraceJsonCounts write_trace_json(const std::string &anchor, std::ostream &out) {
+  // Before OTF2 opens any file by name: a FIFO would make it wait for ever.
+  const TraceArchiveFiles files = check_trace_archive(anchor);
   std::string why;
   const otf2::Api *api = otf2::load(&why);
   if (!api) throw std::runtime_error("cannot read OTF2 traces: " + why);
+  api->OTF2_Error_RegisterCallback(keep_first_error, nullptr);
+  g_first_otf2_error.clear();
   OTF2_Reader *reader = api->OTF2_Reader_Open(anchor.c_str());
   if (!reader) throw std::runtime_error(anchor + " is not a readable OTF2 archive");
   struct Closer {
@@ -187,8 +269,9 @@ TraceJsonCounts write_trace_json(const std::string &anchor, std::ostream &out) {
   api->OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dcb, on_clock);
   api->OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, dcb, &s);
   api->OTF2_GlobalDefReaderCallbacks_Delete(dcb);
-  uint64_t n = 0;
-  check(*api, api->OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &n), anchor + ": global definitions");
+  read_bounded(*api, anchor + ": global definitions", files.global_def_bytes / kMinRecordBytes,
+               files.global_def_bytes, s.damage,
+               [&](uint64_t n, uint64_t *got) { return api->OTF2_Reader_ReadGlobalDefinitions(reader, gdr, n, got); });
   api->OTF2_Reader_CloseGlobalDefReader(reader, gdr);
 
   out << "{\"traceEvents\":[";
@@ -204,11 +287,19 @@ TraceJsonCounts write_trace_json(const std::string &anchor, std::ostream &out) {
 
   // Local definitions carry the mapping tables of traces that have them
   // (Score-P's); OTF2 applies them while reading events.
+  // Their budget is shared: all local definition files' records together.
   if (api->OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
+    uint64_t local_budget = files.local_def_bytes / kMinRecordBytes;
     for (const auto &[id, l] : s.locations) {
       if (OTF2_DefReader *dr = api->OTF2_Reader_GetDefReader(reader, id)) {
-        uint64_t defs = 0;
-        api->OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &defs);
+        uint64_t read = 0;
+        read_bounded(*api, anchor + ": local definitions of location " + std::to_string(id), local_budget,
+                     files.local_def_bytes, s.damage, [&](uint64_t n, uint64_t *got) {
+                       const OTF2_ErrorCode rc = api->OTF2_Reader_ReadLocalDefinitions(reader, dr, n, got);
+                       read += *got;
+                       return rc;
+                     });
+        local_budget -= read;
         api->OTF2_Reader_CloseDefReader(reader, dr);
       }
     }
@@ -216,14 +307,17 @@ TraceJsonCounts write_trace_json(const std::string &anchor, std::ostream &out) {
   }
   check(*api, api->OTF2_Reader_OpenEvtFiles(reader), anchor + ": event files");
   for (const auto &[id, l] : s.locations) api->OTF2_Reader_GetEvtReader(reader, id);
+  g_first_otf2_error.clear();  // what the optional local definitions cost is not the events' problem
   OTF2_GlobalEvtReader *ger = api->OTF2_Reader_GetGlobalEvtReader(reader);
-  if (!ger) throw std::runtime_error(anchor + ": cannot read the events");
+  // OTF2 reads each location's first chunk here: a cut file fails already.
+  if (!ger) throw std::runtime_error(anchor + ": a damaged or truncated archive: cannot start reading the events" + otf2_said());
   OTF2_GlobalEvtReaderCallbacks *ecb = api->OTF2_GlobalEvtReaderCallbacks_New();
   api->OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ecb, on_enter);
   api->OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ecb, on_leave);
   api->OTF2_Reader_RegisterGlobalEvtCallbacks(reader, ger, ecb, &s);
   api->OTF2_GlobalEvtReaderCallbacks_Delete(ecb);
-  check(*api, api->OTF2_Reader_ReadAllGlobalEvents(reader, ger, &n), anchor + ": events");
+  read_bounded(*api, anchor, files.event_bytes / kMinRecordBytes, files.event_bytes, s.damage,
+               [&](uint64_t n, uint64_t *got) { return api->OTF2_Reader_ReadGlobalEvents(reader, ger, n, got); });
   api->OTF2_Reader_CloseGlobalEvtReader(reader, ger);
   api->OTF2_Reader_CloseEvtFiles(reader);
 

@@ -96,6 +96,7 @@ struct Buffer {
   uint64_t start_tick = 0, end_tick = 0;  // the thread's measured span
   timer_t timer{};
   bool has_timer = false;
+  void *signal_stack = nullptr;  // the handler's own (service.cpp), or none
   // MPI wrappers (mpi_callpath.cpp): the descriptors pushed before each open
   // MPI call, and a cache function start -> descriptor (not touched by the handler).
   static constexpr int kMpiFrames = 64, kMpiNest = 4;

@@ -318,6 +318,42 @@ bool init() {
   return false;  // needs no per-event hook: the fast paths stay on
 }
 
+// The handler and libunwind take several KiB of stack. On the thread's own
+// stack, below where the program has been, each new page would be a page
+// fault of the code the sample interrupted (its perf::PAGE-FAULTS counter),
+// so the handler runs on a stack of its own, populated now: unless the
+// thread has one already (the program's own, kept), or a failure, where it
+// runs on the thread's stack as before. Given back at the thread's end,
+// after its timer is gone and the stack is switched off.
+constexpr size_t kSignalStackBytes = 64 * 1024;
+void use_own_signal_stack(Buffer *b) {
+  stack_t old;
+  if (sigaltstack(nullptr, &old) != 0 || !(old.ss_flags & SS_DISABLE)) return;
+  void *p = map_zeroed(kSignalStackBytes);
+  if (!p) return;
+  stack_t ss;
+  ss.ss_sp = p;
+  ss.ss_size = kSignalStackBytes;
+  ss.ss_flags = 0;
+  if (sigaltstack(&ss, nullptr) != 0) munmap(p, kSignalStackBytes);
+  else b->signal_stack = p;
+}
+
+// On the thread itself: the stack is switched off only while it is still
+// ours (the program may have installed its own since).
+void drop_own_signal_stack(Buffer *b) {
+  if (!b->signal_stack) return;
+  stack_t now;
+  if (sigaltstack(nullptr, &now) != 0 || now.ss_sp != b->signal_stack || (now.ss_flags & SS_ONSTACK)) return;
+  stack_t off;
+  std::memset(&off, 0, sizeof off);
+  off.ss_flags = SS_DISABLE;
+  if (sigaltstack(&off, nullptr) == 0) {
+    munmap(b->signal_stack, kSignalStackBytes);
+    b->signal_stack = nullptr;
+  }
+}
+
 void thread_start(ThreadState *ts) {
   if (!g_on) return;
   auto *b = new Buffer;
@@ -333,6 +369,7 @@ void thread_start(ThreadState *ts) {
                stderr);
     return;
   }
+  use_own_signal_stack(b);
   // Started at load, the main thread has no first user frame yet: no base
   // (walks end at main, set_main_start).
   b->base_sp = g_started_at_load && ts->tid == getpid() ? ~uintptr_t(0) : thread_base();
@@ -375,6 +412,7 @@ void thread_end(ThreadState *ts) {
   stop_thread(b);
   flush_pending(b);
   b->end_tick = clock_now();
+  drop_own_signal_stack(b);
 }
 
 void before_build() {

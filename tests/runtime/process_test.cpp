@@ -62,6 +62,11 @@ class Process : public ::testing::Test {
     for (char **e = environ; *e; ++e)
       if (std::strncmp(*e, "HCC_", 4) != 0 && std::strncmp(*e, "TMPDIR=", 7) != 0) all.push_back(*e);
     all.push_back("TMPDIR=" + (dir_ / "tmp").string());
+    // Unsampled unless the test says otherwise: these tests check the
+    // clock's own accounting (unsampled.cpp).
+    bool sampling_set = false;
+    for (auto &e : env) sampling_set |= e.rfind("HCC_SAMPLING=", 0) == 0;
+    if (!sampling_set) all.push_back("HCC_SAMPLING=off");
     for (auto &e : env) all.push_back(e);
     std::vector<char *> envp;
     for (auto &e : all) envp.push_back(e.data());
