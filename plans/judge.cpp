@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "filter/filter.hpp"
+#include "filter_lines.hpp"
 
 namespace hcc::report {
 
@@ -19,17 +20,6 @@ std::string fmt(const char *f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
-}
-
-// Escapes the shell wildcards of hcc and Score-P patterns so a name matches
-// only itself (`f(int *)` must not become `f(int <anything>)`).
-std::string escape_glob(const std::string &s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '*' || c == '?' || c == '[' || c == '\\' || c == '#') out += '\\';
-    out += c;
-  }
-  return out;
 }
 
 // One region's figures in one run, before the runs are summed.
@@ -394,12 +384,9 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
 
 namespace {
 
-// A name on one comment line: line breaks would end the comment.
-std::string one_line(std::string s) {
-  for (char &c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
+// A name or path on one comment line (filter_lines.hpp: a line break would
+// end the comment, another control character make the file unreadable).
+std::string one_line(std::string s) { return comment_text(std::move(s)); }
 
 // The lines a filter's leading comment shares between both views: the cost
 // model of each run and the estimated saving.
@@ -449,24 +436,52 @@ std::string rule_line(const SuggestRule &rule) {
          fmt("%g", 100 * kPairCostMargin) + "% lower; budget " + fmt("%g", 100 * rule.budget) + "% of the run\n";
 }
 
-// A Score-P EXCLUDE line for a region: the linker name when there is one,
-// else the qualified name (all its overloads); patterns are blank-separated
-// words.
-std::string scorep_line(const char *verb, const std::string &name, const std::string &mangled) {
-  if (!mangled.empty() && mangled != name) return std::string("  ") + verb + " MANGLED " + escape_glob(mangled) + "\n";
-  std::string q = hcc::filter::name_forms(name).qual;
-  std::string w;
-  for (char ch : escape_glob(q)) w += std::isspace(static_cast<unsigned char>(ch)) ? '?' : ch;
-  return std::string("  ") + verb + " " + w + "\n";
+// The rule lines of the regions a filter leaves out or counts, in the
+// judgement's order, and the regions whose names no line can hold
+// (filter_lines.hpp), with why.
+struct RuleLines {
+  std::string exclude, count;
+  std::vector<std::pair<Verdict, std::string>> unwritten;
+};
+
+// Builds the lines and takes the regions that cannot have one out of the
+// judgement: they stay measured, so their saving is not counted. (TAU's
+// format cannot count: its counted regions stay timed, see suggest_filter.)
+RuleLines rule_lines(Judgement &j, FilterSyntax syntax) {
+  RuleLines out;
+  auto take = [&](std::vector<Verdict> &list, bool count, std::string &lines) {
+    std::vector<Verdict> kept;
+    for (Verdict &v : list) {
+      const FilterLine line = region_line(syntax, v.name, v.mangled, count);
+      if (line.text.empty()) {
+        j.saved = std::max(0.0, j.saved - v.saving_s);
+        out.unwritten.push_back({std::move(v), line.why});
+        continue;
+      }
+      lines += line.text;
+      kept.push_back(std::move(v));
+    }
+    list = std::move(kept);
+  };
+  take(j.picks, false, out.exclude);
+  take(j.over, false, out.exclude);
+  if (syntax != FilterSyntax::Tau) take(j.counted, true, out.count);
+  return out;
+}
+
+// The comment naming the regions left without a line, how many and why.
+std::string unwritten_comment(const RuleLines &lines) {
+  if (lines.unwritten.empty()) return "";
+  std::string out = "# " + std::to_string(lines.unwritten.size()) +
+                    " region(s) not written: their names cannot be one filter line (a profile's names are written "
+                    "only when the filter parser reads the line back as that region alone); they stay measured\n";
+  for (const auto &[v, why] : lines.unwritten) out += "# not written " + one_line(v.name) + ": " + why + "\n";
+  return out;
 }
 
 // The region block of a Score-P filter: EXCLUDE lines, then COUNT lines.
-std::string scorep_block(const Judgement &j) {
-  std::string out = "SCOREP_REGION_NAMES_BEGIN\n";
-  for (const auto *list : {&j.picks, &j.over})
-    for (const Verdict &v : *list) out += scorep_line("EXCLUDE", v.name, v.mangled);
-  for (const Verdict &v : j.counted) out += scorep_line("COUNT", v.name, v.mangled);
-  return out + "SCOREP_REGION_NAMES_END\n";
+std::string scorep_block(const RuleLines &lines) {
+  return "SCOREP_REGION_NAMES_BEGIN\n" + lines.exclude + lines.count + "SCOREP_REGION_NAMES_END\n";
 }
 
 // "run.cubex", "a.cubex + b.cubex".
@@ -481,56 +496,48 @@ std::string joined(const std::vector<std::string> &paths) {
 
 std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &rule, FilterSyntax syntax,
                            const std::string &profile_path) {
-  const Judgement j = judge_regions({{&p, profile_path}}, rule);
-  std::string out = "# Filter suggested by hcc-report --suggest-filter from " + profile_path + "\n";
+  Judgement j = judge_regions({{&p, profile_path}}, rule);
+  const RuleLines lines = rule_lines(j, syntax);
+  std::string out = "# Filter suggested by hcc-report --suggest-filter from " + one_line(profile_path) + "\n";
   out += rule_line(rule) + cost_lines(j, rule.budget, false);
   out += "#   calls        usec/call  own ns     saving s    region\n";
   for (const Verdict &c : j.picks)
     out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
-           " " + fmt("%-11.4f", c.saving_s) + " " + c.name + "\n";
+           " " + fmt("%-11.4f", c.saving_s) + " " + one_line(c.name) + "\n";
   if (!j.counted.empty() || !j.over.empty()) {
     out += "# counted (or, recursive or counting not enough, left out) to keep the timed regions within the budget:\n";
     for (const auto *list : {&j.counted, &j.over})
       for (const Verdict &c : *list)
         out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
-               " " + fmt("%-11.4f", c.saving_s) + " " + c.name + (list == &j.over ? " (left out)" : "") + "\n";
+               " " + fmt("%-11.4f", c.saving_s) + " " + one_line(c.name) + (list == &j.over ? " (left out)" : "") + "\n";
   }
   if (!j.work.empty()) {
     out += "# kept, their own work per visit is above " + fmt("%g", kWorkRatio) + " x the pair cost, or may be within the margin (they are the work):\n";
     for (const Verdict &c : j.work)
       out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
-             fmt("%-10.1f", c.own_ns) + " -           " + c.name + "\n";
+             fmt("%-10.1f", c.own_ns) + " -           " + one_line(c.name) + "\n";
   }
   if (!j.trunk.empty()) {
     out += "# kept, they hold the call-path trunk (>= " + fmt("%g", 100 * kTrunkShare) +
            "% of the time, with measured children):\n";
     for (const Verdict &c : j.trunk)
       out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
-             fmt("%-10.1f", c.own_ns) + " -           " + c.name + "\n";
+             fmt("%-10.1f", c.own_ns) + " -           " + one_line(c.name) + "\n";
   }
+
+  out += unwritten_comment(lines);
 
   switch (syntax) {
     case FilterSyntax::Tau:
       // TAU's lists cannot count: the budget's counted regions stay timed.
       if (!j.counted.empty()) out += "# (TAU's format has no count mode: the counted regions above stay timed)\n";
-      out += "BEGIN_EXCLUDE_LIST\n";
-      for (const auto *list : {&j.picks, &j.over})
-        for (const Verdict &c : *list) {
-          std::string n = hcc::filter::substitute_template_bindings(c.name);
-          if (!n.empty() && n[0] == '#') n = "\"" + n + "\"";
-          out += n + "\n";
-        }
-      out += "END_EXCLUDE_LIST\n";
+      out += "BEGIN_EXCLUDE_LIST\n" + lines.exclude + "END_EXCLUDE_LIST\n";
       break;
     case FilterSyntax::ScoreP:
-      out += scorep_block(j);
+      out += scorep_block(lines);
       break;
     case FilterSyntax::Hcc:
-      for (const auto *list : {&j.picks, &j.over})
-        for (const Verdict &c : *list)
-          out += "exclude " + escape_glob(hcc::filter::substitute_template_bindings(c.name)) + "\n";
-      for (const Verdict &c : j.counted)
-        out += "count " + escape_glob(hcc::filter::substitute_template_bindings(c.name)) + "\n";
+      out += lines.exclude + lines.count;
       if (j.picks.empty() && j.over.empty() && j.counted.empty()) out += "# (nothing to exclude)\n";
       break;
   }
@@ -542,7 +549,8 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
   std::vector<ProfileInput> profiles = given;
   std::vector<std::string> paths;
   for (ProfileInput &in : profiles) paths.push_back(in.path = one_line(in.path));
-  const Judgement j = judge_regions(profiles, rule);
+  Judgement j = judge_regions(profiles, rule);
+  const RuleLines lines = rule_lines(j, FilterSyntax::ScoreP);
   std::string out = "# hcc plan written by hcc-report --plan from " + one_line(joined(paths)) + "\n";
   out += "# A Score-P filter file: the next build through hcc leaves the EXCLUDE'd functions out and counts\n"
          "# the COUNT'ed ones (visits, no clock) at compile time (a file named hcc.plan beside the sources, or\n"
@@ -578,7 +586,7 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
            (v.recursive ? " and it is recursive (counting it would cost a timed pair)"
                         : " and counting every such region would still cost more") +
            "; saves about " + fmt("%.3g", v.saving_s) + " s\n";
-  return out + scorep_block(j);
+  return out + unwritten_comment(lines) + scorep_block(lines);
 }
 
 }  // namespace hcc::report

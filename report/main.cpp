@@ -21,6 +21,7 @@
 #include "graphviz.hpp"
 #include "json_view.hpp"
 #include "locate.hpp"
+#include "output_file.hpp"
 #include "summary.hpp"
 #include "plans/judge.hpp"
 #include "trace_json.hpp"
@@ -31,18 +32,23 @@
 
 namespace {
 
-// Writes `text` to `file`, or to stdout when `file` is empty. False, after
-// one line on stderr naming the file, when it cannot be written.
+// Writes `text` to `file` (output_file.hpp: whole or not at all, never
+// through a link), or to stdout when `file` is empty. False, after one line
+// on stderr naming the file and why, when it cannot be written.
 bool emit(const std::string &text, const std::string &file) {
   if (file.empty()) {
     std::cout << text;
     return true;
   }
-  std::ofstream f(file);
-  f << text;
-  if (f.flush()) return true;
-  std::cerr << "hcc-report: cannot write " << file << "\n";
-  return false;
+  try {
+    hcc::report::OutputFile f(file);
+    f.stream() << text;
+    f.commit();
+    return true;
+  } catch (const std::exception &e) {
+    std::cerr << "hcc-report: " << e.what() << "\n";
+    return false;
+  }
 }
 
 // One line on stderr for an error that ends the run: `hcc-report: [FILE: ]WHAT`
@@ -109,10 +115,10 @@ int run_trace_json(Options &o) {
       std::cout.flush();
       if (!std::cout) return 1;
     } else {
-      std::ofstream f(o.out_file);
-      if (!f) throw std::runtime_error("cannot write " + o.out_file);
-      n = hcc::report::write_trace_json(anchor, f);
-      if (!f.flush()) throw std::runtime_error("cannot write " + o.out_file);
+      // A damaged trace throws before commit(): nothing is left at the name.
+      hcc::report::OutputFile f(o.out_file);
+      n = hcc::report::write_trace_json(anchor, f.stream());
+      f.commit();
       std::cout << o.out_file << ": " << n.events << " events on " << n.locations << " location"
                 << (n.locations == 1 ? "" : "s") << " from " << anchor << " (open it in ui.perfetto.dev or chrome://tracing)\n";
     }
@@ -313,10 +319,10 @@ int show_html(const Options &o, const Profiled &in) {
     hcc::report::write_html_report(std::cout, in.p, in.path);
     return flushed();
   }
-  std::ofstream f(o.out_file);
-  hcc::report::write_html_report(f, in.p, in.path);
-  const auto size = static_cast<long long>(f.tellp());
-  if (!f.flush()) return fail("", "cannot write " + o.out_file);
+  hcc::report::OutputFile f(o.out_file);
+  hcc::report::write_html_report(f.stream(), in.p, in.path);
+  f.commit();
+  const auto size = static_cast<long long>(f.bytes_written());
   std::cout << o.out_file << ": HTML report of " << in.path << " (" << size << " bytes, no network access)\n";
   return 0;
 }

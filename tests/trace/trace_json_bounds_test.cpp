@@ -148,7 +148,17 @@ TEST(TraceJsonBounds, LoopWithoutTimeGoingBackStopsAtTheEventFilesBudget) {
       << o.err;
 }
 
-
+// With -o, a damaged archive leaves nothing at the name (and no temporary).
+TEST(TraceJsonBounds, DamagedArchiveWithOutputFileWritesNothing) {
+  Dir d;
+  const SyntheticArchive a = write_synthetic_archive(d.path.string(), 1, kVisits);
+  fs::resize_file(a.events, 1048676);
+  fs::create_directory(d.file("json"));
+  const Outcome o = report(d, "--trace-json " + quote(a.anchor) + " -o " + quote(d.file("json/t.json")), 1 << 20);
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(lines(o.err), 1) << o.err;
+  EXPECT_TRUE(fs::is_empty(d.file("json")));
+}
 
 // A FIFO (a directory for traces/) at each name of the archive.
 class TraceJsonFifoInArchive : public ::testing::TestWithParam<const char *> {};
