@@ -238,6 +238,11 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     m.recursive = m.recursive || recursive[r];
     Verdict &v = names[region_key(reg)];
     v.name = reg.name, v.mangled = reg.mangled;
+    // The evidence says so (text_views/marks.hpp, whose rule this is: a
+    // counted region of a profile from before sampling was the default has
+    // its caller's time, not samples').
+    v.from_samples = v.from_samples ||
+                     (hcc::profile::time_from_samples(reg) && reg.descr != hcc::profile::kCountedRegionDescrBefore);
     if (std::find(v.from.begin(), v.from.end(), in.path) == v.from.end()) v.from.push_back(in.path);
   }
   return run;
@@ -384,6 +389,10 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
 
 namespace {
 
+// The evidence of a verdict whose times came from samples says so (the
+// region was counted or throttled in a run it was judged on).
+std::string from_samples(const Verdict &v) { return v.from_samples ? " (time from samples)" : ""; }
+
 // A name or path on one comment line (filter_lines.hpp: a line break would
 // end the comment, another control character make the file unreadable).
 std::string one_line(std::string s) { return comment_text(std::move(s)); }
@@ -503,26 +512,27 @@ std::string suggest_filter(const hcc::profile::Profile &p, const SuggestRule &ru
   out += "#   calls        usec/call  own ns     saving s    region\n";
   for (const Verdict &c : j.picks)
     out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
-           " " + fmt("%-11.4f", c.saving_s) + " " + one_line(c.name) + "\n";
+           " " + fmt("%-11.4f", c.saving_s) + " " + one_line(c.name) + from_samples(c) + "\n";
   if (!j.counted.empty() || !j.over.empty()) {
     out += "# counted (or, recursive or counting not enough, left out) to keep the timed regions within the budget:\n";
     for (const auto *list : {&j.counted, &j.over})
       for (const Verdict &c : *list)
         out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " + fmt("%-10.1f", c.own_ns) +
-               " " + fmt("%-11.4f", c.saving_s) + " " + one_line(c.name) + (list == &j.over ? " (left out)" : "") + "\n";
+               " " + fmt("%-11.4f", c.saving_s) + " " + one_line(c.name) + (list == &j.over ? " (left out)" : "") +
+               from_samples(c) + "\n";
   }
   if (!j.work.empty()) {
     out += "# kept, their own work per visit is above " + fmt("%g", kWorkRatio) + " x the pair cost, or may be within the margin (they are the work):\n";
     for (const Verdict &c : j.work)
       out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
-             fmt("%-10.1f", c.own_ns) + " -           " + one_line(c.name) + "\n";
+             fmt("%-10.1f", c.own_ns) + " -           " + one_line(c.name) + from_samples(c) + "\n";
   }
   if (!j.trunk.empty()) {
     out += "# kept, they hold the call-path trunk (>= " + fmt("%g", 100 * kTrunkShare) +
            "% of the time, with measured children):\n";
     for (const Verdict &c : j.trunk)
       out += "#   " + fmt("%-12.0f", c.calls) + " " + fmt("%-10.3f", c.usec_per_call) + " " +
-             fmt("%-10.1f", c.own_ns) + " -           " + one_line(c.name) + "\n";
+             fmt("%-10.1f", c.own_ns) + " -           " + one_line(c.name) + from_samples(c) + "\n";
   }
 
   out += unwritten_comment(lines);
@@ -560,27 +570,28 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
   // One line per decision, its evidence: calls, inclusive time per call, what
   // measuring it costs per call and in all, the profiles it came from.
   for (const Verdict &v : j.picks)
-    out += "# left out " + one_line(v.name) + ": " + fmt("%.3g", v.usec_per_call * 1e3) + " ns per call over " +
-           count_text(v.calls) + " calls in " + joined(v.from) + "; measuring it costs " +
+    out += "# left out " + one_line(v.name) + ": " + fmt("%.3g", v.usec_per_call * 1e3) + " ns per call" +
+           from_samples(v) + " over " + count_text(v.calls) + " calls in " + joined(v.from) + "; measuring it costs " +
            fmt("%.3g", v.pair_ns) + " ns per call, own work " + fmt("%.3g", v.own_ns) + " ns; saves about " +
            fmt("%.3g", v.saving_s) + " s\n";
   for (const Verdict &v : j.work)
-    out += "# kept " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call over " +
-           count_text(v.calls) + " calls in " + joined(v.from) + ", is above " + fmt("%g", kWorkRatio) +
+    out += "# kept " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call" +
+           from_samples(v) + " over " + count_text(v.calls) + " calls in " + joined(v.from) + ", is above " +
+           fmt("%g", kWorkRatio) +
            " x the " + fmt("%.3g", v.pair_ns) + " ns pair (or within the margin): it is the work\n";
   for (const Verdict &v : j.trunk)
     out += "# kept " + one_line(v.name) + ": it holds the call-path trunk (" + fmt("%.0f", 100 * v.incl_share) +
-           "% of the time in " + joined(v.from) + ", with measured children)\n";
+           "% of the time in " + joined(v.from) + ", with measured children)" + from_samples(v) + "\n";
   // The budget's decisions: the same evidence, and why counting was not the answer.
   auto budget_evidence = [&](const Verdict &v) {
-    return fmt("%.3g", v.usec_per_call * 1e3) + " ns per call over " + count_text(v.calls) + " calls in " +
-           joined(v.from) + ", own work " + fmt("%.3g", v.own_ns) + " ns; the timed regions cost " +
+    return fmt("%.3g", v.usec_per_call * 1e3) + " ns per call" + from_samples(v) + " over " + count_text(v.calls) +
+           " calls in " + joined(v.from) + ", own work " + fmt("%.3g", v.own_ns) + " ns; the timed regions cost " +
            fmt("%.1f", 100 * j.overhead_before) + "% of the run (budget " + fmt("%g", 100 * rule.budget) + "%)";
   };
   for (const Verdict &v : j.counted)
     out += "# counted " + one_line(v.name) + ": " + budget_evidence(v) +
-           ": counted, not timed (exact visits, its time is its caller's); saves about " + fmt("%.3g", v.saving_s) +
-           " s\n";
+           ": counted, not timed (exact visits, its time the CPU time of its samples); saves about " +
+           fmt("%.3g", v.saving_s) + " s\n";
   for (const Verdict &v : j.over)
     out += "# left out " + one_line(v.name) + ": " + budget_evidence(v) +
            (v.recursive ? " and it is recursive (counting it would cost a timed pair)"

@@ -111,6 +111,7 @@ struct Verdict {
   bool trunk = false;        // it holds the call-path trunk (kTrunkShare)
   bool rule_matched = false; // the rule's conditions hold
   bool kept_as_work = false; // matched, and its own work is above the line
+  bool from_samples = false; // its time came from samples in some run (counted or throttled: no clock)
   std::vector<std::string> from;  // the profiles it was measured in
 };
 

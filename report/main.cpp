@@ -90,6 +90,7 @@ struct Options {
   std::vector<std::string> plan_paths;
   std::string callgraph, focus;
   bool json = false;  // the --json view, or with --diff: the comparison as JSON
+  bool unmarked = false;  // --folded, --gprof: no mark on times from samples
 };
 
 // A profile read for a view, and the file it came from (named in errors).
@@ -328,12 +329,12 @@ int show_html(const Options &o, const Profiled &in) {
 }
 
 int show_folded(const Options &o, const Profiled &in) {
-  std::cout << hcc::report::folded_text(in.p, o.metric, o.location);
+  std::cout << hcc::report::folded_text(in.p, o.metric, o.location, !o.unmarked);
   return flushed();
 }
 
 int show_gprof(const Options &o, const Profiled &in) {
-  std::cout << hcc::report::gprof_text(in.p, o.location);
+  std::cout << hcc::report::gprof_text(in.p, o.location, !o.unmarked);
   return flushed();
 }
 
@@ -404,10 +405,10 @@ const View kViews[] = {
     {"--html", "write one self-contained HTML page (flame graph, tables) to -o FILE (else stdout)", "-o", nullptr,
      on_profile<show_html>},
     {"--folded", "print folded stacks (main;solve;leaf 1234) for flamegraph.pl, speedscope, inferno",
-     "--location --metric", nullptr, on_profile<show_folded>},
+     "--location --metric --unmarked", nullptr, on_profile<show_folded>},
     {"--diff", "compare two profiles A B by call path (with --json: as JSON)", "--json", add_diff, run_diff},
-    {"--gprof", "flat profile and call graph in GNU gprof's layout, from the call-context tree", "--location", nullptr,
-     on_profile<show_gprof>},
+    {"--gprof", "flat profile and call graph in GNU gprof's layout, from the call-context tree",
+     "--location --unmarked", nullptr, on_profile<show_gprof>},
     {"--callgraph", "the call graph as Graphviz DOT (dot) or rendered by dot (svg); -o FILE",
      "--location --callgraph-focus -o", add_callgraph, on_profile<show_callgraph>},
 };
@@ -455,6 +456,13 @@ const Modifier kModifiers[] = {
     {"--metric", "--folded",
      [](CLI::App &app, Options &o) {
        return app.add_option("--metric", o.metric, "with --folded: the metric (default time, in microseconds)");
+     }},
+    // Marks change names and numbers that other tools read (difffolded.pl
+    // against perf's stacks, gprof2dot): they can be left off.
+    {"--unmarked", "--folded",
+     [](CLI::App &app, Options &o) {
+       return app.add_flag("--unmarked", o.unmarked,
+                           "with --folded or --gprof: no mark (_[s], ~) on times that came from samples");
      }},
     {"--callgraph-focus", "--callgraph",
      [](CLI::App &app, Options &o) {

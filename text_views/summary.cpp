@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "marks.hpp"
 #include "summary.hpp"
 
 namespace hcc::profile {
@@ -136,11 +137,11 @@ std::string path_name(const Profile &p, int c) {
   return out;
 }
 
-// Count mode (cube/profile.hpp): a counted region has no time of its own,
-// so its exclusive cell says so instead of showing 0.
-constexpr const char *kCountedCell = "counted";
-bool counted_path(const Profile &p, std::size_t c) {
-  return is_counted(p.regions[static_cast<std::size_t>(p.cnodes[c].region)]);
+// Time cells say `~12.345` when the time came from samples (marks.hpp; a
+// profile without a time metric prints zeros, which are not marked), and a
+// table with such a cell gets the legend under it.
+std::string with_legend(const std::string &table, bool any_marked) {
+  return any_marked ? table + kSampledLegend + "\n" : table;
 }
 
 std::string flat_text(const View &v) {
@@ -202,16 +203,19 @@ std::string flat_text(const View &v) {
     t.header.push_back(p.metrics[static_cast<std::size_t>(m)].uniq_name + " incl");
   }
   t.header.push_back("Name");
+  bool any_marked = false;
   for (std::size_t r : order) {
     const Row &row = rows[r];
-    const bool counted = is_counted(p.regions[r]);
+    // All of a region's call paths are of one kind: timed or from samples.
+    const bool sampled = region_time_from_samples(p.regions[r]) && v.time >= 0;
+    any_marked |= sampled;
     std::vector<std::string> cells = {
-        fmt::format("{:.1f}", total > 0 ? 100.0 * row.incl / total : 0.0),
-        counted ? std::string(kCountedCell) : fmt::format("{:.3f}", row.excl * 1e3),
-        fmt::format("{:.3f}", row.incl * 1e3),
+        marked(fmt::format("{:.1f}", total > 0 ? 100.0 * row.incl / total : 0.0), sampled),
+        marked(fmt::format("{:.3f}", row.excl * 1e3), sampled),
+        marked(fmt::format("{:.3f}", row.incl * 1e3), sampled),
         fmt::format("{:.0f}", row.calls),
         fmt::format("{:.0f}", row.subrs),
-        fmt::format("{:.3f}", row.calls > 0 ? row.incl * 1e6 / row.calls : 0.0),
+        marked(fmt::format("{:.3f}", row.calls > 0 ? row.incl * 1e6 / row.calls : 0.0), sampled),
     };
     for (std::size_t k = 0; k < v.extra.size(); ++k) {
       const DType dt = p.metrics[static_cast<std::size_t>(v.extra[k])].dtype;
@@ -223,7 +227,7 @@ std::string flat_text(const View &v) {
   }
   std::string out = fmt::format("FLAT PROFILE ({}, sorted by exclusive time)\n", v.scope());
   if (v.time < 0) out += "(this profile has no 'time' metric; time columns are 0)\n";
-  return out + t.render();
+  return out + with_legend(t.render(), any_marked);
 }
 
 std::string hot_paths_text(const View &v, std::size_t top) {
@@ -236,14 +240,17 @@ std::string hot_paths_text(const View &v, std::size_t top) {
   const double total = v.total_sec();
   Table t;
   t.header = {"Exclusive msec", "%Time", "Visits", "Call path"};
+  bool any_marked = false;
   for (int c : order) {
     const std::size_t cc = static_cast<std::size_t>(c);
-    const bool counted = counted_path(p, cc);
-    t.rows.push_back({counted ? std::string(kCountedCell) : fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
-                      counted ? std::string("-") : fmt::format("{:.1f}", total > 0 ? 100.0 * v.excl_sec(cc) / total : 0.0),
+    const bool sampled = path_time_from_samples(p, cc) && v.time >= 0;
+    any_marked |= sampled;
+    t.rows.push_back({marked(fmt::format("{:.3f}", v.excl_sec(cc) * 1e3), sampled),
+                      marked(fmt::format("{:.1f}", total > 0 ? 100.0 * v.excl_sec(cc) / total : 0.0), sampled),
                       fmt::format("{:.0f}", v.visits_of(cc)), path_name(p, c)});
   }
-  return fmt::format("HOTTEST CALL PATHS (top {} by exclusive time, {})\n", top, v.scope()) + t.render();
+  return fmt::format("HOTTEST CALL PATHS (top {} by exclusive time, {})\n", top, v.scope()) +
+         with_legend(t.render(), any_marked);
 }
 
 // Two spaces per level up to kMaxIndentLevels; deeper rows print their depth
@@ -291,15 +298,19 @@ std::string tree_text(const View &v, std::size_t max_paths = 0) {
   const std::size_t ncols = t.header.size();
   std::vector<std::pair<int, std::vector<std::string>>> pending;  // "... more" rows, innermost last
   int depth = 0;
+  bool any_marked = false;
   walk_preorder(
       p,
       [&](int c) {
         const std::size_t cc = static_cast<std::size_t>(c);
         ++depth;
         if (!shown[cc]) return;
-        std::vector<std::string> cells = {fmt::format("{:.3f}", v.incl_sec(cc) * 1e3),
-                                          counted_path(p, cc) ? std::string(kCountedCell)
-                                                              : fmt::format("{:.3f}", v.excl_sec(cc) * 1e3),
+        // Inclusive too: an untimed node's inclusive time is its samples'
+        // time plus its children's.
+        const bool sampled = path_time_from_samples(p, cc) && v.time >= 0;
+        any_marked |= sampled;
+        std::vector<std::string> cells = {marked(fmt::format("{:.3f}", v.incl_sec(cc) * 1e3), sampled),
+                                          marked(fmt::format("{:.3f}", v.excl_sec(cc) * 1e3), sampled),
                                           fmt::format("{:.0f}", v.visits_of(cc))};
         for (int m : v.extra) {
           const std::size_t mm = static_cast<std::size_t>(m);
@@ -327,10 +338,10 @@ std::string tree_text(const View &v, std::size_t max_paths = 0) {
           pending.pop_back();
         }
       });
-  if (n_shown == nc) return fmt::format("CALL TREE ({})\n", v.scope()) + t.render();
+  if (n_shown == nc) return fmt::format("CALL TREE ({})\n", v.scope()) + with_legend(t.render(), any_marked);
   return fmt::format("CALL TREE ({}; the {} call paths of {} with the largest inclusive time, and their callers)\n",
                      v.scope(), n_shown, nc) +
-         t.render() +
+         with_legend(t.render(), any_marked) +
          fmt::format("... {} more call paths, each with at most {:.3f} msec inclusive: all of them are in the "
                      ".cubex (CubeGUI, hcc-report --tree)\n",
                      nc - n_shown, cutoff_ms);
@@ -491,17 +502,25 @@ std::string summary_text(const Profile &p) {
                          "deepest: {} frames of {}\n",
                          deepest, p.regions[static_cast<std::size_t>(p.cnodes[where].region)].name);
   }
-  // Count mode: which regions have visits but no time of their own.
+  // Count mode: which regions have exact visits but no clock, and where
+  // their time is: their samples' (marked ~), or, in a run without samples
+  // or a profile written before sampling was the default, their caller's.
   {
     std::string counted;
     std::size_t n = 0;
+    bool before = false;
     for (const auto &r : p.regions)
-      if (is_counted(r) && n++ < 10) counted += (n == 1 ? "" : ", ") + r.name;
+      if (is_counted(r)) {
+        before |= r.descr == kCountedRegionDescrBefore;
+        if (n++ < 10) counted += (n == 1 ? "" : ", ") + r.name;
+      }
     if (n > 10) counted += fmt::format(" and {} more", n - 10);
-    if (n > 0)
-      out += fmt::format("Counted:    {} (visits only, no clock read: their time is their caller's; "
-                         "'counted' in the exclusive columns)\n",
-                         counted);
+    bool sampled_run = false;
+    for (const auto &kv : p.attrs) sampled_run |= kv.first == "hcc.sampling";
+    const char *where = before         ? "their time is their caller's (written before sampling was the default)"
+                        : sampled_run ? "their time is the CPU time of their samples, marked ~"
+                                      : "no samples in this run (HCC_SAMPLING=off): their time is their caller's";
+    if (n > 0) out += fmt::format("Counted:    {} (visits exact, no clock read; {})\n", counted, where);
   }
   // Selective measurement (runtime/core/selection.cpp): what was left out,
   // so nobody reads a filtered profile as the whole program.
@@ -517,7 +536,8 @@ std::string summary_text(const Profile &p) {
   }
   for (const auto &kv : p.attrs) {
     if (kv.first != "hcc.throttled") continue;
-    out += "THROTTLED REGIONS (timed until the calls shown; every visit counted, its later time is its caller's)\n";
+    out += "THROTTLED REGIONS (timed until the calls shown; every visit counted, its time is the CPU time of its "
+           "samples, marked ~)\n";
     std::size_t b = 0;
     while (b < kv.second.size()) {
       std::size_t e = kv.second.find("; ", b);

@@ -12,6 +12,7 @@
 
 #include "call_graph_model.hpp"
 #include "graphviz.hpp"
+#include "marks.hpp"
 
 namespace hcc::report {
 
@@ -81,11 +82,14 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
   for (const CgFunction &f : g.functions)
     if (keep.count(f.region)) clusters[cluster_of(p.regions[size_t(f.region)])].push_back(f.region);
 
+  bool any_sampled = false;
+  for (int r : keep) any_sampled |= profile::region_time_from_samples(p.regions[size_t(r)]);
   std::string o = "digraph callgraph {\n";
   o += "  graph [rankdir=TB, fontname=\"Helvetica\", label=" +
        dot_quoted("hcc call graph: " + num(g.total_time, "%.6g") + " s" +
              (opt.location >= 0 ? ", location " + std::to_string(opt.location) : std::string(", all locations")) +
-             (opt.focus.empty() ? "" : ", callers of " + opt.focus)) +
+             (opt.focus.empty() ? "" : ", callers of " + opt.focus) +
+             (any_sampled ? std::string("\n") + profile::kSampledLegend : std::string())) +
        "];\n";
   o += "  node [shape=box, style=filled, fontname=\"Helvetica\"];\n";
   o += "  edge [fontname=\"Helvetica\"];\n";
@@ -97,10 +101,12 @@ std::string callgraph_dot(const profile::Profile &p, const CallgraphOptions &opt
     for (int r : regions) {
       const CgFunction &f = g.functions[size_t(g.by_region.at(r))];
       const double share_self = f.self / total, share_total = f.total / total;
-      std::string label = p.regions[size_t(r)].name + "\nself " + num(f.self, "%.3g") + " s (" +
-                          num(100 * share_self, "%.1f") + "%)\ntotal " + num(f.total, "%.3g") + " s (" +
-                          num(100 * share_total, "%.1f") + "%)\n" +
-                          num(f.calls + f.recursive, "%.0f") + " calls";
+      // `~`: its time came from samples (marks.hpp).
+      const bool s = profile::region_time_from_samples(p.regions[size_t(r)]);
+      std::string label = p.regions[size_t(r)].name + "\nself " + profile::marked(num(f.self, "%.3g"), s) + " s (" +
+                          num(100 * share_self, "%.1f") + "%)\ntotal " + profile::marked(num(f.total, "%.3g"), s) +
+                          " s (" + num(100 * share_total, "%.1f") + "%)\n" + num(f.calls + f.recursive, "%.0f") +
+                          " calls";
       o += indent + "r" + std::to_string(r) + " [label=" + dot_quoted(label) + ", fillcolor=" + dot_quoted(colour(share_self)) +
            ", fontsize=" + num(10 + 14 * share_total, "%.1f") + "];\n";
     }

@@ -7,6 +7,7 @@
 // 0 to 3 took it 5 times in all) or `0|3` (only location 0).
 #include "cfg_view.hpp"
 #include "graphviz.hpp"
+#include "marks.hpp"
 
 
 #include <algorithm>
@@ -152,7 +153,11 @@ std::string cfg_dot(const Profile &p, const std::string &root_region) {
   std::string out = "digraph hcc_cfg {\n";
   out += "  graph [rankdir=TB, fontname=\"Helvetica\", label=\"hcc control flow";
   if (root >= 0) out += ": " + dot_escape(root_region) + " and its children";
-  out += "\\nsolid: ran after (sibling), dotted: called from (parent); edge labels: locations|count\"];\n";
+  out += "\\nsolid: ran after (sibling), dotted: called from (parent); edge labels: locations|count";
+  bool any_sampled = false;
+  for (std::size_t c = 0; c < nc; ++c) any_sampled |= shown[c] && profile::path_time_from_samples(p, c);
+  if (any_sampled) out += "\\n" + dot_escape(profile::kSampledLegend);
+  out += "\"];\n";
   out += "  node [shape=box, style=filled, fontname=\"Helvetica\", fontsize=10];\n";
   out += "  edge [fontname=\"Helvetica\", fontsize=9];\n";
   for (std::size_t c = 0; c < nc; ++c) {
@@ -165,7 +170,7 @@ std::string cfg_dot(const Profile &p, const std::string &root_region) {
       if (r.begin_line >= 0) label += ":" + std::to_string(r.begin_line);
       if (r.end_line >= 0 && r.end_line != r.begin_line) label += "-" + std::to_string(r.end_line);
     }
-    label += "\nexcl " + seconds_text(excl[c]);
+    label += "\nexcl " + profile::marked(seconds_text(excl[c]), profile::path_time_from_samples(p, c));  // marks.hpp
     const double frac = max_excl > 0 ? excl[c] / max_excl : 0;
     out += "  c" + std::to_string(c) + " [label=\"" + dot_escape(label) + "\", fillcolor=\"" + heat_colour(frac) +
            "\"" + (frac > 0.8 ? ", fontcolor=\"white\"" : "") + "];\n";  // readable on the darkest shades

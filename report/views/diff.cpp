@@ -9,6 +9,7 @@
 #include <map>
 
 #include "json_view.hpp"
+#include "marks.hpp"
 
 namespace hcc::report {
 
@@ -58,6 +59,7 @@ void add_profile(const Profile &p, const std::vector<DiffMetric> &metrics, bool 
     row_of[c] = it->second;
     DiffRow &row = out.rows[static_cast<std::size_t>(it->second)];
     (first ? row.in_a : row.in_b) = true;
+    if (hcc::profile::path_time_from_samples(p, c)) (first ? row.sampled_a : row.sampled_b) = true;
     for (std::size_t k = 0; k < metrics.size(); ++k)
       for (std::size_t l = 0; l < nl; ++l) {
         const double x = p.excl[static_cast<std::size_t>(idx[k])][c * nl + l];
@@ -162,12 +164,17 @@ void write_diff_text(std::ostream &os, const Diff &d, const std::string &name_a,
   // The number cells first (their widths align the columns); the path, the
   // last and unpadded column, is spelled out line by line while writing.
   std::vector<std::vector<std::string>> rows;
+  bool any_marked = false;
   for (const auto &r : d.rows) {
     std::vector<std::string> cells;
     for (std::size_t k = 0; k < d.metrics.size(); ++k) {
-      cells.push_back(r.in_a ? show(r.a[k], d.metrics[k], false) : "-");
-      cells.push_back(r.in_b ? show(r.b[k], d.metrics[k], false) : "-");
-      cells.push_back(show(r.b[k] - r.a[k], d.metrics[k], true));
+      // Time from samples is marked (marks.hpp); the change when either is.
+      const bool time = d.metrics[k].name == "time";
+      const bool ma = time && r.sampled_a && r.in_a, mb = time && r.sampled_b && r.in_b;
+      any_marked |= ma || mb;
+      cells.push_back(r.in_a ? hcc::profile::marked(show(r.a[k], d.metrics[k], false), ma) : "-");
+      cells.push_back(r.in_b ? hcc::profile::marked(show(r.b[k], d.metrics[k], false), mb) : "-");
+      cells.push_back(hcc::profile::marked(show(r.b[k] - r.a[k], d.metrics[k], true), ma || mb));
     }
     rows.push_back(std::move(cells));
   }
@@ -192,6 +199,7 @@ void write_diff_text(std::ostream &os, const Diff &d, const std::string &name_a,
     if (!r.in_b) path += "  (only in A)";
     os << line(rows[i], path);
   }
+  if (any_marked) os << hcc::profile::kSampledLegend << "\n";
 }
 
 void write_diff_json(std::ostream &os, const Diff &d, const std::string &name_a, const std::string &name_b) {
@@ -213,8 +221,15 @@ void write_diff_json(std::ostream &os, const Diff &d, const std::string &name_a,
       values[d.metrics[k].name] = {{"a", json_value(r.a[k], d.metrics[k])},
                                    {"b", json_value(r.b[k], d.metrics[k])},
                                    {"diff", json_value(r.b[k] - r.a[k], d.metrics[k])}};
+    json from = json::object();
+    if (r.in_a) from["a"] = r.sampled_a ? "samples" : "clock";
+    if (r.in_b) from["b"] = r.sampled_b ? "samples" : "clock";
     os << (first ? "" : ",")
-       << json_text({{"path", diff_path(d, r)}, {"in_a", r.in_a}, {"in_b", r.in_b}, {"values", std::move(values)}});
+       << json_text({{"path", diff_path(d, r)},
+                     {"in_a", r.in_a},
+                     {"in_b", r.in_b},
+                     {"time_from", std::move(from)},
+                     {"values", std::move(values)}});
     first = false;
   }
   os << "]}";

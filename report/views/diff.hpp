@@ -20,6 +20,9 @@ struct DiffMetric {
 struct DiffRow {
   int node = -1;                  // in Diff::parent/name: the path's last frame
   bool in_a = false, in_b = false;
+  // Its time came from samples there (text_views/marks.hpp): a sampled,
+  // counted or throttled region; marked `~` in the text.
+  bool sampled_a = false, sampled_b = false;
   std::vector<double> a, b;       // per DiffMetric: exclusive, summed over locations
 };
 
@@ -52,6 +55,7 @@ void write_diff_text(std::ostream &os, const Diff &d, const std::string &name_a,
 
 // {"version": 1, "a": …, "b": …, "metrics": [{"name", "unit"}],
 //  "callpaths": [{"path": [...], "in_a", "in_b",
+//                 "time_from": {"a": "clock"|"samples", "b": …} (the runs it is in),
 //                 "values": {"time": {"a", "b", "diff"}, ...}}]}
 // Streamed row by row; names that are not UTF-8 get U+FFFD.
 void write_diff_json(std::ostream &os, const Diff &d, const std::string &name_a, const std::string &name_b);

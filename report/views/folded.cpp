@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "marks.hpp"
+
 namespace hcc::report {
 
 using hcc::profile::Profile;
@@ -30,7 +32,7 @@ double to_usec(const std::string &uom) {
 
 }  // namespace
 
-std::string folded_text(const Profile &p, const std::string &metric, int location) {
+std::string folded_text(const Profile &p, const std::string &metric, int location, bool mark) {
   const int m = p.metric_index(metric);
   if (m < 0) {
     std::string have;
@@ -39,6 +41,8 @@ std::string folded_text(const Profile &p, const std::string &metric, int locatio
   }
   const auto &met = p.metrics[static_cast<std::size_t>(m)];
   const double scale = metric == "time" ? to_usec(met.uom) : 1.0;
+  // Only time is marked: a counted region's visits are exact.
+  mark = mark && metric == "time";
   const std::size_t nl = p.nloc();
   // The walk keeps the current stack as one string (and where each frame
   // starts) up to kMaxFrames frames, and every frame's name. A path deeper
@@ -54,6 +58,7 @@ std::string folded_text(const Profile &p, const std::string &metric, int locatio
       [&](int e) {
         const std::size_t c = static_cast<std::size_t>(e);
         frames.push_back(folded_frame(p.regions[static_cast<std::size_t>(p.cnodes[c].region)].name));
+        if (mark && hcc::profile::path_time_from_samples(p, c)) frames.back() += kFoldedSampledSuffix;
         const std::size_t depth = frames.size();
         if (depth <= kMaxFrames) {
           starts.push_back(stack.size());

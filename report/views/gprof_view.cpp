@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "call_graph_model.hpp"
+#include "marks.hpp"
 
 namespace hcc::report {
 
@@ -32,13 +33,26 @@ unsigned long count(double v) {
   return static_cast<unsigned long>(v + 0.5);
 }
 
+// A time in printf format `f` (no width), with the mark when it came from
+// samples (marks.hpp), right-aligned in `width` columns as gprof's own.
+std::string time_cell(const char *f, double v, size_t width, bool sampled) {
+  const std::string s = profile::marked(fmt(f, v), sampled);
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
 }  // namespace
 
-std::string gprof_text(const profile::Profile &p, int location) {
+std::string gprof_text(const profile::Profile &p, int location, bool mark) {
   const CallGraph g = build_call_graph(p, location);
   const std::vector<CgFunction> &fs = g.functions;
   auto name = [&](int region) { return p.regions[size_t(region)].name; };
   const double total = g.total_time > 0 ? g.total_time : 1.0;
+  // A function's own time and what includes it are marked on its lines;
+  // `children` is other functions' time, marked on theirs.
+  auto sampled = [&](int region) { return mark && profile::region_time_from_samples(p.regions[size_t(region)]); };
+  bool any_sampled = false;
+  for (const CgFunction &f : fs) any_sampled |= profile::region_time_from_samples(p.regions[size_t(f.region)]);
+  const std::string legend = any_sampled && mark ? std::string(profile::kSampledLegend) + "\n" : "";
 
   // Indices as gprof numbers them: by inclusive time, largest first.
   std::vector<int> order(fs.size());
@@ -58,7 +72,8 @@ std::string gprof_text(const profile::Profile &p, int location) {
     return it == g.by_region.end() ? nullptr : &fs[size_t(it->second)];
   };
 
-  std::string o = "Flat profile:\n\nTimes are exact per call path (hcc's call-context tree), not samples";
+  std::string o = "Flat profile:\n\nTimes per call path (hcc's call-context tree): hcc's clock";
+  if (any_sampled) o += mark ? ", or the CPU time of samples where marked ~" : ", or the CPU time of samples (unmarked)";
   o += location < 0 ? "; all locations summed.\n" : fmt("; location %d only.\n", location);
   o += "  %   cumulative   self              self     total           \n";
   o += " time   seconds   seconds    calls  ms/call  ms/call  name    \n";
@@ -73,16 +88,19 @@ std::string gprof_text(const profile::Profile &p, int location) {
   for (int i : flat) {
     const CgFunction &f = fs[size_t(i)];
     cumulative += f.self;
-    o += fmt("%6.2f %9.2f %8.2f", 100.0 * f.self / total, cumulative, f.self);
+    const bool s = sampled(f.region);
+    o += time_cell("%.2f", 100.0 * f.self / total, 6, s) + fmt(" %9.2f ", cumulative) + time_cell("%.2f", f.self, 8, s);
     if (count(f.calls) > 0)
-      o += fmt(" %8lu %8.2f %8.2f", count(f.calls), 1e3 * f.self / f.calls, 1e3 * f.total / f.calls);
+      o += fmt(" %8lu ", count(f.calls)) + time_cell("%.2f", 1e3 * f.self / f.calls, 8, s) + " " +
+           time_cell("%.2f", 1e3 * f.total / f.calls, 8, s);
     else
       o += fmt(" %8s %8s %8s", "", "", "");
     o += "  " + name(f.region) + "\n";
   }
+  o += legend;
 
   o += "\f\n\t\t\tCall graph\n\n\n";
-  o += fmt("granularity: exact per call path, for %.2f seconds\n\n", g.total_time);
+  o += fmt("granularity: per call path, for %.2f seconds\n\n", g.total_time);
   o += "index % time    self  children    called     name\n";
   // Arcs by callee and by caller, each in the arcs' key order, sorted out
   // once: looking through all arcs for every function would cost
@@ -110,9 +128,12 @@ std::string gprof_text(const profile::Profile &p, int location) {
     std::stable_sort(callers.begin(), callers.end(), [&](auto &a, auto &b) { return arc_time(a) < arc_time(b); });
     std::stable_sort(callees.begin(), callees.end(), [&](auto &a, auto &b) { return arc_time(a) > arc_time(b); });
     const unsigned long rec = count(f.recursive);
-    auto arc_line = [&](int other, const CgArc &a, double of_total) {
-      return fmt("%6s %5s %7.2f %7.2f %7lu/%-7lu     %s [%d]\n", "", "", a.self, a.children, count(a.calls),
-                 count(of_total), name(other).c_str(), idx(other));
+    // `self` of an arc is its callee's time: f's on a caller line, the
+    // callee's on a callee line.
+    auto arc_line = [&](int other, const CgArc &a, double of_total, int callee) {
+      return fmt("%6s %5s ", "", "") + time_cell("%.2f", a.self, 7, sampled(callee)) +
+             fmt(" %7.2f %7lu/%-7lu     %s [%d]\n", a.children, count(a.calls), count(of_total), name(other).c_str(),
+                 idx(other));
     };
     // Recursive calls: a count only, as gprof prints calls inside a cycle.
     auto rec_line = [&](int other, double n) {
@@ -121,19 +142,22 @@ std::string gprof_text(const profile::Profile &p, int location) {
     };
     for (const auto &[other, n] : rec_callers) o += rec_line(other, n);
     if (callers.empty() && f.spontaneous) o += fmt("%6s %5s %7s %7s %7s %7s     <spontaneous>\n", "", "", "", "", "", "");
-    for (const auto &[r, a] : callers) o += arc_line(r, a, f.calls);
+    for (const auto &[r, a] : callers) o += arc_line(r, a, f.calls, f.region);
     std::string called = count(f.calls) ? fmt("%7lu", count(f.calls)) : fmt("%7s", "");
     std::string plus = rec ? fmt("+%-7lu", rec) : fmt("%-8s", "");
-    o += fmt("%-6s %5.1f %7.2f %7.2f %s%s %s [%d]\n", fmt("[%d]", index_of[size_t(i)]).c_str(),
-             100.0 * f.total / total, f.self, f.total - f.self, called.c_str(), plus.c_str(),
-             name(f.region).c_str(), index_of[size_t(i)]);
+    const bool s = sampled(f.region);
+    o += fmt("%-6s ", fmt("[%d]", index_of[size_t(i)]).c_str()) + time_cell("%.1f", 100.0 * f.total / total, 5, s) +
+         " " + time_cell("%.2f", f.self, 7, s) +
+         fmt(" %7.2f %s%s %s [%d]\n", f.total - f.self, called.c_str(), plus.c_str(), name(f.region).c_str(),
+             index_of[size_t(i)]);
     for (const auto &[r, a] : callees) {
       const CgFunction *c = fn_of(r);
-      o += arc_line(r, a, c ? c->calls : a.calls);
+      o += arc_line(r, a, c ? c->calls : a.calls, r);
     }
     for (const auto &[other, n] : rec_callees) o += rec_line(other, n);
     o += "-----------------------------------------------\n";
   }
+  o += legend;
 
   o += "\f\nIndex by function name\n\n";
   std::vector<int> by_name = order;

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "marks.hpp"
+
 namespace hcc::report {
 
 using hcc::profile::DType;
@@ -75,9 +77,13 @@ void write_profile_json(std::ostream &os, const Profile &p, int location) {
                    {"end_line", reg.end_line},
                    // "sampled": found by HCC_SAMPLING's unwinding, not instrumented
                    {"kind", reg.paradigm == "sampling" ? std::string("sampled") : reg.role}};
-    // Count mode: visits only, its time is its caller's (excl 0). Only on
-    // counted regions, so the other regions read as before.
+    // Where its call paths' time came from (text_views/marks.hpp): hcc's
+    // clock, or the CPU time of samples (sampled, counted, throttled).
+    region["time_from"] = hcc::profile::region_time_from_samples(reg) ? "samples" : "clock";
+    // Count mode and throttling: visits exact, no clock. Only on those
+    // regions, so the other regions read as before.
     if (hcc::profile::is_counted(reg)) region["counted"] = true;
+    if (hcc::profile::is_throttled(reg)) region["throttled"] = true;
     regions.push_back(std::move(region));
   }
   head["regions"] = std::move(regions);

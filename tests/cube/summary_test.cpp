@@ -1,8 +1,11 @@
 // The text views: pprof-style flat profile, hottest paths, call tree.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 
+#include "marks.hpp"
 #include "summary.hpp"
 #include "test_util.hpp"
 
@@ -236,4 +239,140 @@ TEST(Summary, HeaderNamesTheDeepestFoldedRecursion) {
       << s;
   // Its columns combine with max, not a sum.
   EXPECT_EQ(fields(row_for(flat_profile_text(p), "bar"))[6], "17") << s;
+}
+
+// Every run is hybrid (text_views/marks.hpp): the times of bar (counted),
+// baz (throttled) and exp (sampled) came from samples and carry `~` in
+// every time column, with the legend under each table; main's and foo's
+// came from the clock and carry none. Visits are never marked.
+namespace {
+
+// Whether every data row of the table under the line that starts with
+// `title` (up to the next empty line or the legend) starts its last column
+// where the header's `last` does: marked numbers widen their column, they
+// do not shift the others.
+testing::AssertionResult aligned(const std::string &text, const std::string &title, const std::string &last) {
+  const auto ls = lines_of(text);
+  for (std::size_t i = 0; i + 1 < ls.size(); ++i) {
+    if (ls[i].rfind(title, 0) != 0) continue;
+    const std::size_t col = ls[++i].find(last);
+    if (col == std::string::npos || col < 3) return testing::AssertionFailure() << "no " << last << " under " << title;
+    std::size_t rows = 0;
+    for (std::size_t k = i + 2; k < ls.size() && !ls[k].empty() && ls[k] != kSampledLegend; ++k, ++rows)
+      if (ls[k].size() <= col || ls[k][col - 1] != ' ' || ls[k][col - 2] != ' ' || ls[k][col - 3] == ' ')
+        return testing::AssertionFailure() << "row " << k << " not aligned at column " << col << ":\n" << text;
+    if (rows == 0) return testing::AssertionFailure() << "no rows under " << title << ":\n" << text;
+    return testing::AssertionSuccess();
+  }
+  return testing::AssertionFailure() << "no " << title << ":\n" << text;
+}
+
+std::size_t count_of(const std::string &s, const std::string &what) {
+  std::size_t n = 0;
+  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(SummaryMarks, FlatProfileMarksTimesFromSamplesAndKeepsColumnsAligned) {
+  const std::string t = flat_profile_text(hybrid_profile());
+  // bar: 220 of 341 s inclusive (its 44 s and exp's 176), 201 calls.
+  EXPECT_EQ(fields(row_for(t, "bar")),
+            (std::vector<std::string>{"~64.5", "~44000.000", "~220000.000", "201", "0", "~1094527.363", "bar"}))
+      << t;
+  EXPECT_EQ(fields(row_for(t, "baz")),
+            (std::vector<std::string>{"~25.8", "~88000.000", "~88000.000", "2001", "0", "~43978.011", "baz"}))
+      << t;
+  EXPECT_EQ(fields(row_for(t, "exp")),
+            (std::vector<std::string>{"~51.6", "~176000.000", "~176000.000", "0", "0", "~0.000", "exp"}))
+      << t;
+  // Timed: no mark, though foo's inclusive time holds bar's.
+  EXPECT_EQ(fields(row_for(t, "foo")),
+            (std::vector<std::string>{"71.0", "22000.000", "242000.000", "21", "201", "11523809.524", "foo"}))
+      << t;
+  EXPECT_EQ(fields(row_for(t, "main"))[1], "11000.000") << t;
+  // One legend under the flat profile and one under the hottest paths.
+  EXPECT_EQ(count_of(t, std::string("\n") + kSampledLegend + "\n"), 2u) << t;
+  EXPECT_TRUE(aligned(t, "FLAT PROFILE", "Name"));
+  EXPECT_TRUE(aligned(t, "HOTTEST CALL PATHS", "Call path"));
+  // The hottest paths: exp's path first (176 s), marked; main → foo not.
+  const std::string hot = t.substr(t.find("HOTTEST CALL PATHS"));
+  EXPECT_EQ(fields(lines_of(hot)[3]),
+            (std::vector<std::string>{"~176000.000", "~51.6", "0", "main", "\u2192", "foo", "\u2192", "bar", "\u2192",
+                                      "exp"}))
+      << hot;
+  bool saw_foo = false;
+  const std::string foo_path = "  main \u2192 foo";
+  for (const auto &l : lines_of(hot))
+    if (l.size() > foo_path.size() && l.compare(l.size() - foo_path.size(), foo_path.size(), foo_path) == 0) {
+      saw_foo = true;
+      EXPECT_EQ(fields(l), (std::vector<std::string>{"22000.000", "6.5", "21", "main", "\u2192", "foo"})) << hot;
+    }
+  EXPECT_TRUE(saw_foo) << hot;
+}
+
+TEST(SummaryMarks, CallTreeMarksInclusiveAndExclusiveOfUntimedPaths) {
+  const std::string t = call_tree_text(hybrid_profile());
+  std::map<std::string, std::vector<std::string>> row;
+  for (const auto &l : lines_of(t)) {
+    const auto f = fields(l);
+    if (f.size() == 4) row[f[3]] = f;
+  }
+  EXPECT_EQ(row["main"], (std::vector<std::string>{"341000.000", "11000.000", "3", "main"})) << t;
+  EXPECT_EQ(row["foo"], (std::vector<std::string>{"242000.000", "22000.000", "21", "foo"})) << t;
+  EXPECT_EQ(row["bar"], (std::vector<std::string>{"~220000.000", "~44000.000", "201", "bar"})) << t;
+  EXPECT_EQ(row["exp"], (std::vector<std::string>{"~176000.000", "~176000.000", "0", "exp"})) << t;
+  EXPECT_EQ(row["baz"], (std::vector<std::string>{"~88000.000", "~88000.000", "2001", "baz"})) << t;
+  EXPECT_NE(t.find("    baz\n" + std::string(kSampledLegend) + "\n"), std::string::npos) << t;  // under the table
+  EXPECT_TRUE(aligned(t, "CALL TREE", "Call path"));
+}
+
+TEST(SummaryMarks, TimedProfileHasNoMarkAndNoLegend) {
+  for (const std::string &t : {flat_profile_text(sample_profile()), call_tree_text(sample_profile()),
+                               summary_text(sample_profile())}) {
+    EXPECT_EQ(t.find('~'), std::string::npos) << t;
+    EXPECT_EQ(t.find(kSampledLegend), std::string::npos) << t;
+  }
+}
+
+TEST(SummaryMarks, SummarySaysWhereCountedAndThrottledTimeCameFrom) {
+  Profile p = hybrid_profile();
+  p.attrs.push_back({"hcc.throttled", "baz (after 1000 calls, 0.011 us/call)"});
+  const std::string s = summary_text(p);
+  EXPECT_NE(s.find("Counted:    bar (visits exact, no clock read; their time is the CPU time of their samples, "
+                   "marked ~)\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("THROTTLED REGIONS (timed until the calls shown; every visit counted, its time is the CPU time "
+                   "of its samples, marked ~)\n  baz (after 1000 calls, 0.011 us/call)\n"),
+            std::string::npos)
+      << s;
+  // flat profile, hottest paths, call tree: a legend each.
+  EXPECT_EQ(count_of(s, std::string("\n") + kSampledLegend + "\n"), 3u) << s;
+
+  // A run without samples: a counted region's time stayed its caller's.
+  p.attrs.erase(std::remove_if(p.attrs.begin(), p.attrs.end(), [](const auto &kv) { return kv.first == "hcc.sampling"; }),
+                p.attrs.end());
+  EXPECT_NE(summary_text(p).find("Counted:    bar (visits exact, no clock read; no samples in this run "
+                                 "(HCC_SAMPLING=off): their time is their caller's)\n"),
+            std::string::npos)
+      << summary_text(p);
+}
+
+// A profile written before sampling was the default: its counted region's
+// time is its caller's (exclusive 0), from no sample, so it is not marked.
+TEST(SummaryMarks, CountedRegionOfAnOlderProfileIsNotMarked) {
+  Profile p = sample_profile();
+  p.regions[2].descr = kCountedRegionDescrBefore;
+  for (std::size_t l = 0; l < p.nloc(); ++l) p.at(0, 2, l) = 0;
+  const std::string s = summary_text(p);
+  EXPECT_EQ(fields(row_for(s, "bar")),
+            (std::vector<std::string>{"0.0", "0.000", "0.000", "201", "0", "0.000", "bar"}))
+      << s;
+  EXPECT_EQ(s.find('~'), std::string::npos) << s;
+  EXPECT_NE(s.find("Counted:    bar (visits exact, no clock read; their time is their caller's (written before "
+                   "sampling was the default))\n"),
+            std::string::npos)
+      << s;
 }

@@ -93,6 +93,26 @@ inline Profile sample_profile() {
   return p;
 }
 
+// sample_profile() as a hybrid run writes it (text_views/marks.hpp): bar is
+// counted and baz throttled (their descr), and `exp`, a function only
+// sampling saw (paradigm "sampling", no visits), runs below bar with 16 s on
+// location 0 and 160 s on location 1. Their times came from samples; main's
+// and foo's from the clock. Exclusive times summed over the locations:
+// main 11, foo 22, bar 44, baz 88, exp 176 s (341 s in all).
+inline Profile hybrid_profile() {
+  Profile p = sample_profile();
+  p.attrs.push_back({"hcc.sampling", "200 Hz of each thread's CPU time"});
+  p.regions[2].descr = kCountedRegionDescr;
+  p.regions[3].descr = kThrottledRegionDescr;
+  Region exp = region("exp", "/lib/libm.so.6", -1, -1);
+  exp.paradigm = "sampling";
+  p.regions.push_back(exp);
+  p.cnodes.push_back({4, 2});
+  p.excl[0].insert(p.excl[0].end(), {16.0, 160.0});
+  p.excl[1].insert(p.excl[1].end(), {0.0, 0.0});
+  return p;
+}
+
 // Reads every member of a tar archive with libarchive (name -> bytes).
 inline std::map<std::string, std::string> tar_members(const std::string &path) {
   std::map<std::string, std::string> out;

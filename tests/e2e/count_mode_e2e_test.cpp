@@ -132,15 +132,21 @@ TEST_P(CountMode, RunTimeFilterCountLinesNeedNoRebuild) {
   EXPECT_EQ(calls.out, "0\n") << "built timed: " << calls.out;
 }
 
-TEST_P(CountMode, ReportViewsShowCountedInsteadOfATime) {
-  Built b = build_and_run(GetParam(), "views", "--hcc-functions=count:counted_*");
+// The views mark a counted region's time as one from samples (`~`,
+// text_views/marks.hpp) in the time columns of its lines, and no other
+// line's. Without sampling (so no sampled frame is marked too) its samples
+// are none: `~0.000`, and summary.txt says its time stayed its caller's.
+TEST_P(CountMode, ReportViewsMarkCountedTimesAsFromSamples) {
+  Built b = build_and_run(GetParam(), "views", "--hcc-functions=count:counted_*", "HCC_SAMPLING=off");
   const std::string summary = read_file(b.dir + "/prof/summary.txt");
   EXPECT_NE(summary.find("Counted:    "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("no samples in this run (HCC_SAMPLING=off): their time is their caller's)"), std::string::npos)
+      << summary;
   for (const std::string view : {"", "--tree"}) {  // "": the flat profile, hcc-report's default
     RunResult r = run(shell_quote(report_bin()) + " " + view + " " + shell_quote(b.dir + "/prof"));
     ASSERT_EQ(r.status, 0) << r.err;
     // Every line whose region (the last name of a hot path's chain) is
-    // counted says "counted" in its exclusive column; no other line does.
+    // counted has its exclusive time marked; no other line has a mark.
     std::size_t counted_lines = 0, b0 = 0;
     while (b0 < r.out.size()) {
       std::size_t e = r.out.find('\n', b0);
@@ -149,12 +155,15 @@ TEST_P(CountMode, ReportViewsShowCountedInsteadOfATime) {
       b0 = e + 1;
       const std::size_t at = line.rfind(" counted_");
       const bool names_counted = at != std::string::npos && line.find("\u2192", at) == std::string::npos;
-      const bool says_counted = line.find(" counted ") != std::string::npos;
-      EXPECT_EQ(names_counted, says_counted) << view << ": " << line;
-      counted_lines += says_counted;
+      const bool marked = line.find(view.empty() ? "  ~0.000  " : "~0.000  ") != std::string::npos;
+      EXPECT_EQ(names_counted, marked) << view << ": " << line;
+      if (names_counted) EXPECT_EQ(line.find(" counted "), std::string::npos) << "the old cell: " << line;
+      counted_lines += marked;
     }
     // Flat: 3 regions and the hot paths' 4 call paths; --tree: 4 call paths.
     EXPECT_EQ(counted_lines, view.empty() ? 7u : 4u) << r.out;
+    EXPECT_NE(r.out.find("\n~ time from samples (not timed by hcc: sampled, counted or throttled)\n"), std::string::npos)
+        << r.out;
   }
 }
 

@@ -67,7 +67,11 @@ inline GprofOutput parse_gprof(const std::string &text) {
     }
     std::istringstream ls(line);
     std::vector<std::string> t;
-    for (std::string w; ls >> w;) t.push_back(w);
+    for (std::string w; ls >> w;) {
+      // hcc-report --gprof marks a time from samples `~0.12` (text_views/marks.hpp).
+      if (w.size() > 1 && w[0] == '~' && std::regex_match(w.substr(1), number)) w.erase(0, 1);
+      t.push_back(w);
+    }
     if (t.empty()) continue;
     if (section == Flat) {
       // %time cumulative self [calls self/call total/call] name

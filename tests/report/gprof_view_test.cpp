@@ -104,3 +104,19 @@ TEST(GprofReport, RecursiveCallsPairWithTheCallPathThatMadeThem) {
   EXPECT_EQ(g.graph.at("f").called, "9") << out;
   EXPECT_EQ(g.graph.at("f").callers.count("f"), 0u) << out;
 }
+
+// Marked times (`~`, text_views/marks.hpp) read as numbers by a parser that
+// knows the mark: every function keeps its self seconds and calls.
+TEST(GprofReport, MarkedTimesStillParse) {
+  TempDir d;
+  write_cubex(hybrid_profile(), d.file("p.cubex"));
+  const std::string out = run_report("--gprof " + d.file("p.cubex"));
+  ASSERT_NE(out.find("~44.00"), std::string::npos) << out;
+  const hcc::e2e::GprofOutput g = hcc::e2e::parse_gprof(out);
+  EXPECT_EQ(g.self_seconds, (std::map<std::string, double>{{"main", 11}, {"foo", 22}, {"bar", 44}, {"baz", 88}, {"exp", 176}}))
+      << out;
+  ASSERT_TRUE(g.graph.count("bar")) << out;
+  EXPECT_EQ(g.graph.at("bar").called, "201") << out;
+  EXPECT_EQ(g.graph.at("bar").callers.at("foo"), "201/201") << out;
+  EXPECT_EQ(g.graph.at("foo").callees.at("bar"), "201/201") << out;
+}

@@ -8,7 +8,9 @@
 #include <regex>
 #include <set>
 
+#include "cubex.hpp"
 #include "e2e_support.hpp"
+#include "test_util.hpp"
 
 using namespace hcc::e2e;
 
@@ -122,6 +124,46 @@ TEST(HtmlReport, CppSampleRendersFlameGraphTablesAndZooms) {
   for (const auto &cp : p.json()["callpaths"])
     for (const auto &v : cp["values"]["visits"]["excl"]) visits += v.get<long long>();
   EXPECT_EQ(j["visits_root"], "all (" + std::to_string(visits) + ")") << c.out;
+}
+
+// Times from samples (text_views/marks.hpp) on hybrid_profile() (bar
+// counted, baz throttled, exp sampled): their flame-graph boxes are hatched
+// and the legend shown; their flat-table times have `~` and say why in their
+// tooltip; main's and foo's, timed, have neither.
+TEST(HtmlReport, TimesFromSamplesAreHatchedAndMarked) {
+  REQUIRE_CHROMIUM();
+  const std::string dir = scratch_dir("html-marks");
+  hcc::profile::write_cubex(hcc_test::hybrid_profile(), dir + "/profile.cubex");
+  write_html(dir + "/profile.cubex", dir + "/page.html");
+  const std::string dom = dump_dom(dir + "/page.html");
+  std::set<std::string> hatched, plain;
+  const std::regex box("class=\"fg-node([^\"]*)\" data-cp=\"([0-9]+)\" data-name=\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), box); it != std::sregex_iterator(); ++it)
+    ((*it)[1].str().find("fg-sampled") != std::string::npos ? hatched : plain).insert((*it)[3]);
+  EXPECT_EQ(hatched, (std::set<std::string>{"bar", "baz", "exp"})) << dom.substr(0, 3000);
+  EXPECT_EQ(plain, (std::set<std::string>{"main", "foo"})) << dom.substr(0, 3000);
+  EXPECT_NE(dom.find("<p class=\"hint\" id=\"flame-legend\"><span class=\"swatch-sampled\">"), std::string::npos)
+      << dom.substr(0, 3000);
+  // Flat table: the region's kind, and its times marked with the reason.
+  EXPECT_NE(dom.find("<td class=\"name\">bar [counted]</td><td class=\"\" title=\"time from samples: counted "
+                     "(visits exact, no clock read)\">~44.000 s</td>"),
+            std::string::npos)
+      << dom.substr(dom.find("id=\"flat\""), 3000);
+  EXPECT_NE(dom.find("<td class=\"name\">baz [throttled]</td><td class=\"\" title=\"time from samples: throttled"),
+            std::string::npos);
+  EXPECT_NE(dom.find("<td class=\"name\">exp</td><td class=\"\" title=\"time from samples: found by sampling "
+                     "(not instrumented)\">~176.000 s</td>"),
+            std::string::npos);
+  EXPECT_NE(dom.find("<td class=\"name\">foo</td><td class=\"\">22.000 s</td><td class=\"\">242.000 s</td>"),
+            std::string::npos);
+
+  // Every region timed: no hatch, the legend hidden.
+  hcc::profile::write_cubex(hcc_test::sample_profile(), dir + "/timed.cubex");
+  write_html(dir + "/timed.cubex", dir + "/timed.html");
+  const std::string timed = dump_dom(dir + "/timed.html");
+  EXPECT_EQ(timed.find("class=\"fg-node fg-sampled"), std::string::npos);
+  EXPECT_NE(timed.find("class=\"fg-node\""), std::string::npos);
+  EXPECT_NE(timed.find("id=\"flame-legend\" hidden=\"\""), std::string::npos) << timed.substr(0, 3000);
 }
 
 // Control flow: a profile with predecessor lists (HCC_CFG, on by default)

@@ -49,7 +49,7 @@ TEST(Report, JsonShapeAndValues) {
   EXPECT_EQ(j["locations"], json::parse(R"([{"id":0,"rank":0,"thread":0,"name":"thread 0"},
                                             {"id":1,"rank":0,"thread":1,"name":"thread 1"}])"));
   ASSERT_EQ(j["regions"].size(), 4u);
-  EXPECT_EQ(j["regions"][3], json::parse(R"({"id":3,"name":"baz","file":"lib.c","line":5,"end_line":9,"kind":"function"})"));
+  EXPECT_EQ(j["regions"][3], json::parse(R"({"id":3,"name":"baz","file":"lib.c","line":5,"end_line":9,"kind":"function","time_from":"clock"})"));
 
   ASSERT_EQ(j["callpaths"].size(), 4u);
   const json &main = j["callpaths"][0];

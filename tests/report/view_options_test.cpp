@@ -47,8 +47,8 @@ const std::map<std::string, std::string> kViewOptions = {
 };
 
 // The options that modify a view rather than select one.
-const std::set<std::string> kModifierOptions = {"--location", "--cfg-root", "--rule",   "--format",
-                                                "-o",         "--top",      "--metric", "--callgraph-focus"};
+const std::set<std::string> kModifierOptions = {"--location", "--cfg-root", "--rule",   "--format",         "-o",
+                                                "--top",      "--metric",   "--unmarked", "--callgraph-focus"};
 
 // The option names --help lists (first word of each option line; "-h,--help" is one).
 std::set<std::string> options_in_help() {

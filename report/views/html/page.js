@@ -53,6 +53,22 @@
     if (Number.isInteger(v)) return String(v);
     return v.toPrecision(6) + (m.unit && m.unit !== '#' ? ' ' + m.unit : '');
   };
+  // A time from samples (text_views/marks.hpp): a region hcc did not time
+  // (sampled, counted, throttled) has the CPU time of its samples. Its
+  // numbers get `~` and a tooltip saying why, its flame-graph boxes a
+  // hatched fill; only the time metric is marked (visits stay exact).
+  const sampledRegion = (rid) => regions[rid].time_from === 'samples';
+  const sampledPath = (id) => id >= 0 && sampledRegion(cps[id].region);
+  const marksOn = (m) => (m || metricOf()).name === 'time';
+  const marked = (text, sampled, m) => (sampled && marksOn(m) ? '~' + text : text);
+  const sampledWhy = (rid) => {
+    const r = regions[rid];
+    const how = r.counted ? 'counted (visits exact, no clock read)'
+      : r.throttled ? 'throttled (timed no more once cheap and frequent; visits exact)'
+      : r.kind === 'sampled' ? 'found by sampling (not instrumented)' : 'not timed by hcc';
+    return 'time from samples: ' + how;
+  };
+  const HATCH = 'repeating-linear-gradient(135deg, rgba(255,255,255,0.6) 0 3px, rgba(255,255,255,0) 3px 7px)';
   const locLabel = (i) => {
     const l = locs[i];
     return 'rank ' + l.rank + ' thread ' + l.thread;
@@ -172,6 +188,10 @@
       d.style.width = (n.w * 100) + '%';
       d.style.top = (n.depth * ROW) + 'px';
       d.style.background = n.id < 0 ? '#c9c9d4' : colourOf(name);
+      if (sampledPath(n.id) && marksOn()) {
+        d.classList.add('fg-sampled');
+        d.style.backgroundImage = HATCH;  // over the region's colour
+      }
       d.textContent = n.id < 0 ? 'all (' + fmtValue(total) + ')' : name;
       if (match && n.id >= 0 && match(name)) {
         d.classList.add('match');
@@ -186,6 +206,7 @@
     }
     box.style.height = ((maxDepth + 1) * ROW + 2) + 'px';
     box.dataset.shown = String(shown);
+    $('flame-legend').hidden = !(marksOn() && cps.some((c) => sampledRegion(c.region)));
     $('match-info').textContent = match
       ? matchedIds.size + ' call path' + (matchedIds.size === 1 ? '' : 's') + ' match, ' +
         (total > 0 ? (100 * matched / total).toFixed(1) : '0') + '% of the total'
@@ -199,9 +220,10 @@
     const i = incl(id), x = excl(id);
     const lines = ['<b>' + esc(r.name) + '</b>'];
     if (r.file) lines.push(esc(r.file + (r.line > 0 ? ':' + r.line : '')));
-    lines.push(esc(m.name) + ' inclusive: ' + esc(fmtValue(i)) + (total > 0 ? ' (' + (100 * i / total).toFixed(2) + '% of all)' : ''));
-    // Count mode: visits without a clock; its time is its caller's.
-    lines.push(esc(m.name) + ' exclusive: ' + (r.counted && m.name === 'time' ? 'counted (no clock: the caller\'s)' : esc(fmtValue(x))));
+    const s = sampledPath(id);
+    lines.push(esc(m.name) + ' inclusive: ' + esc(marked(fmtValue(i), s)) + (total > 0 ? ' (' + (100 * i / total).toFixed(2) + '% of all)' : ''));
+    lines.push(esc(m.name) + ' exclusive: ' + esc(marked(fmtValue(x), s)));
+    if (s && marksOn()) lines.push('<i>' + esc(sampledWhy(cps[id].region)) + '</i>');
     const visits = metricByName('visits');
     if (visits && m.name !== 'visits') lines.push('visits: ' + esc(fmtValue(excl(id, visits), visits)));
     lines.push('<span style="color:#aaa">' + esc(pathOf(id)) + '</span>');
@@ -263,7 +285,7 @@
         const tr = el('tr');
         for (const c of columns) {
           const td = el('td', { class: c.cls || '' }, c.show ? c.show(c.get(r), r) : String(c.get(r)));
-          if (c.tip) td.title = c.tip(r);
+          if (c.tip && c.tip(r)) td.title = c.tip(r);
           tr.appendChild(td);
         }
         body.appendChild(tr);
@@ -296,14 +318,18 @@
       for (let i = children[id].length - 1; i >= 0; i--) todo.push({ id: children[id][i], leave: false });
     }
     const total = roots.reduce((s, r) => s + incl(r), 0);
-    const show = (v) => fmtValue(v, m);
+    // Time cells of a region whose time came from samples: `~`, and why as their tooltip.
+    const show = (v, r) => marked(fmtValue(v, m), sampledRegion(r.region), m);
+    const tip = (r) => (sampledRegion(r.region) && marksOn(m) ? sampledWhy(r.region) : '');
+    const tag = (g) => (g.counted ? ' [counted]' : g.throttled ? ' [throttled]' : '');
     sortableTable($('flat'), [
-      { title: 'Region', cls: 'name', text: true, get: (r) => regions[r.region].name + (regions[r.region].counted ? ' [counted]' : '') },
-      { title: m.name + ' exclusive', get: (r) => r.excl, show },
-      { title: m.name + ' inclusive', get: (r) => r.incl, show },
-      { title: '% of total (incl)', get: (r) => (total > 0 ? 100 * r.incl / total : 0), show: (v) => v.toFixed(1) },
+      { title: 'Region', cls: 'name', text: true, get: (r) => regions[r.region].name + tag(regions[r.region]) },
+      { title: m.name + ' exclusive', get: (r) => r.excl, show, tip },
+      { title: m.name + ' inclusive', get: (r) => r.incl, show, tip },
+      { title: '% of total (incl)', get: (r) => (total > 0 ? 100 * r.incl / total : 0),
+        show: (v, r) => marked(v.toFixed(1), sampledRegion(r.region), m), tip },
       { title: 'Visits', get: (r) => r.visits, show: (v) => String(v) },
-      { title: 'Inclusive per visit', get: (r) => (r.visits > 0 ? r.incl / r.visits : 0), show },
+      { title: 'Inclusive per visit', get: (r) => (r.visits > 0 ? r.incl / r.visits : 0), show, tip },
       { title: 'Call paths', get: (r) => r.paths, show: (v) => String(v) },
       // The base name keeps the table narrow; the full path is the cell's tooltip.
       { title: 'File', cls: 'name file', text: true,
@@ -333,13 +359,14 @@
     const top = rows.slice(0, 200);
     $('spread-hint').textContent = 'Inclusive ' + m.name + ' per call path over the ' + n + ' location' + (n === 1 ? '' : 's') +
       ' (the ' + top.length + ' call paths with the largest sum). max/mean near 1 means balanced.';
-    const show = (v) => fmtValue(v, m);
+    const show = (v, r) => marked(fmtValue(v, m), sampledPath(r.id), m);
+    const tip = (r) => (sampledPath(r.id) && marksOn(m) ? sampledWhy(cps[r.id].region) : '');
     sortableTable($('spread'), [
       { title: 'Call path', cls: 'name', text: true, get: (r) => pathOf(r.id) },
-      { title: 'min', get: (r) => r.min, show },
+      { title: 'min', get: (r) => r.min, show, tip },
       { title: 'where (min)', cls: 'name', text: true, get: (r) => locLabel(r.at) },
-      { title: 'mean', get: (r) => r.mean, show },
-      { title: 'max', get: (r) => r.max, show },
+      { title: 'mean', get: (r) => r.mean, show, tip },
+      { title: 'max', get: (r) => r.max, show, tip },
       { title: 'where (max)', cls: 'name', text: true, get: (r) => locLabel(r.bt) },
       { title: 'max/mean', get: (r) => (r.mean > 0 ? r.max / r.mean : 0), show: (v) => v.toFixed(2) },
     ], top, 4, true);

@@ -1,0 +1,42 @@
+// hcc — the mark every view puts on a time that came from samples.
+//
+// Every run is hybrid (DESIGN.md, "Results must be right"): what hcc timed
+// is exact; a call path of a region hcc did not time (a sampled function or
+// inlined call, a counted or a throttled region: time_from_samples() in
+// profile.hpp) has the CPU time of its samples, an estimate. A reader must
+// tell the two apart wherever a time is printed, so every view marks the
+// second kind the same way: `~` before the number (`~12.345`), and one
+// legend line under a table that has such a number. Only time is marked:
+// visits stay exact for counted and throttled regions, and other metrics
+// are not estimated from samples.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "profile.hpp"
+
+namespace hcc::profile {
+
+inline constexpr const char *kSampledMark = "~";
+inline constexpr const char *kSampledLegend = "~ time from samples (not timed by hcc: sampled, counted or throttled)";
+
+// Whether the time of region `r`'s call paths came from samples. A counted
+// region of a profile written before sampling was the default (its descr
+// kCountedRegionDescrBefore) is not marked: its exclusive time is 0 and the
+// time it ran is its caller's, timed by the clock; no sample went into it.
+inline bool region_time_from_samples(const Region &r) {
+  return time_from_samples(r) && r.descr != kCountedRegionDescrBefore;
+}
+
+// Whether call path `c`'s time came from samples.
+inline bool path_time_from_samples(const Profile &p, std::size_t c) {
+  return region_time_from_samples(p.regions[static_cast<std::size_t>(p.cnodes[c].region)]);
+}
+
+// `number`, marked when it came from samples.
+inline std::string marked(const std::string &number, bool from_samples) {
+  return from_samples ? kSampledMark + number : number;
+}
+
+}  // namespace hcc::profile
