@@ -69,9 +69,11 @@ inline bool is_throttled(const Region &r) { return r.descr == kThrottledRegionDe
 
 // Whether a call path of region `r` has its time from samples rather than
 // from hcc's clock (sampled functions and inlined calls, counted and
-// throttled regions): every view marks such a time.
+// throttled regions): every view marks such a time. A counted region of a
+// profile written before sampling was the default (the older descr) is not:
+// its exclusive time is 0 and its time really is its caller's.
 inline bool time_from_samples(const Region &r) {
-  return r.paradigm == "sampling" || is_counted(r) || is_throttled(r);
+  return r.paradigm == "sampling" || r.descr == kCountedRegionDescr || is_throttled(r);
 }
 
 struct CallNode {

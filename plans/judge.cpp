@@ -238,11 +238,8 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     m.recursive = m.recursive || recursive[r];
     Verdict &v = names[region_key(reg)];
     v.name = reg.name, v.mangled = reg.mangled;
-    // The evidence says so (text_views/marks.hpp, whose rule this is: a
-    // counted region of a profile from before sampling was the default has
-    // its caller's time, not samples').
-    v.from_samples = v.from_samples ||
-                     (hcc::profile::time_from_samples(reg) && reg.descr != hcc::profile::kCountedRegionDescrBefore);
+    // The evidence says so (cube/profile.hpp's rule, as every view marks it).
+    v.from_samples = v.from_samples || hcc::profile::time_from_samples(reg);
     if (std::find(v.from.begin(), v.from.end(), in.path) == v.from.end()) v.from.push_back(in.path);
   }
   return run;

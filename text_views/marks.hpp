@@ -21,12 +21,11 @@ namespace hcc::profile {
 inline constexpr const char *kSampledMark = "~";
 inline constexpr const char *kSampledLegend = "~ time from samples (not timed by hcc: sampled, counted or throttled)";
 
-// Whether the time of region `r`'s call paths came from samples. A counted
-// region of a profile written before sampling was the default (its descr
-// kCountedRegionDescrBefore) is not marked: its exclusive time is 0 and the
-// time it ran is its caller's, timed by the clock; no sample went into it.
+// Whether the time of region `r`'s call paths came from samples
+// (cube/profile.hpp's rule: a counted region of a profile written before
+// sampling was the default is not marked, its time is its caller's).
 inline bool region_time_from_samples(const Region &r) {
-  return time_from_samples(r) && r.descr != kCountedRegionDescrBefore;
+  return time_from_samples(r);
 }
 
 // Whether call path `c`'s time came from samples.

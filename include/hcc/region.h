@@ -79,8 +79,8 @@ void hcc_exit(hcc_region_desc *region) HCC_BIND_(hcc_exit);
 
 /* Count mode: enter/exit one region whose visits are counted on its call
  * path exactly but which reads no clock. Its frame keeps its place in the
- * call path (children hang below it); its time is its caller's (exclusive
- * time 0, inclusive time = its timed children's). The instrumentor calls
+ * call path (children hang below it); its time is the CPU time of its
+ * samples, out of its caller's (0 of its own without sampling). The instrumentor calls
  * these for functions a filter names with COUNT or --hcc-functions=count:
  * (runtime/core/README.md, "Count mode"). Additive: objects that do not
  * call them are unchanged; one that does needs a runtime that has them

@@ -125,7 +125,7 @@ TEST_P(CountMode, RunTimeFilterCountLinesNeedNoRebuild) {
   // Built timed; HCC_FILTER's COUNT line decides when the region registers.
   const std::string dir = scratch_dir("count-rt-" + GetParam().name);
   ASSERT_EQ(run("printf 'count counted_*\\n' > " + shell_quote(dir + "/rt.filt")).status, 0);
-  Built b = build_and_run(GetParam(), "runtime", "", "HCC_FILTER=" + shell_quote(dir + "/rt.filt"));
+  Built b = build_and_run(GetParam(), "runtime", "", "HCC_SAMPLING=off HCC_FILTER=" + shell_quote(dir + "/rt.filt"));
   expect_counted_profile(b.dir);
   RunResult calls = run("objdump -d --no-show-raw-insn " + shell_quote(b.dir + "/app") +
                         " | grep -c 'call.*<__hcc_s_hcc_count_enter>$'");
