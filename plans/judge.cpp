@@ -187,6 +187,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
       const auto &reg = p.regions[r];
       if (reg.paradigm != "compiler" && reg.paradigm != "user") continue;
       if (child_calls[r] > 0 || calls[r] < kLeafMinVisits || timed_of(r) < calls[r]) continue;
+      if (hcc::profile::time_from_samples(reg)) continue;  // no pair inside its time
       const double per_visit = excl_time[r] * scale * 1e9 / calls[r];
       if (per_visit < cheapest) cheapest = per_visit, capped_by = reg.name;
     }
@@ -210,15 +211,22 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     // A throttled region's times cover its timed calls: per visit they are
     // taken as the same for the rest, whose measurement cost a throttled
     // visit (hcc.throttled_pair_ns), not a pair.
-    const double timed = timed_of(r), extrapolate = timed > 0 ? calls[r] / timed : 1.0;
+    // A counted or throttled region of a sampled run (time_from_samples):
+    // its time is the CPU time of its samples over all its visits, and holds
+    // no part of any pair (samples in hcc's code are measurement_cpu), so
+    // it is its own work as it stands: CPU time, neither extrapolated nor
+    // scaled.
+    const bool sampled = hcc::profile::time_from_samples(reg);
+    const double timed = timed_of(r), extrapolate = timed > 0 && !sampled ? calls[r] / timed : 1.0;
     const double rest_ns = (calls[r] - timed) * (throttled_ns >= 0 ? std::min(throttled_ns, pair_ns) : pair_ns);
     auto own_total = [&](double less) {
+      if (sampled) return excl_time[r] * 1e9;
       return extrapolate * std::max(0.0, excl_time[r] * scale * 1e9 - child_calls[r] * less * (pair_ns - inside_ns) -
                                              timed * less * inside_ns);
     };
     Measured &m = sums[region_key(reg)];
     m.calls += calls[r];
-    m.incl_s += incl_time[r] * extrapolate;  // measured, as the rule's usec/call is (TAU's)
+    m.incl_s += incl_time[r] * extrapolate;  // measured (or sampled), as the rule's usec/call is (TAU's)
     m.own_total_ns += own_total(1.0);
     // What the region's own work would be were the pair's parts overstated by
     // the margin: the region is work unless that, too, is small.
