@@ -255,9 +255,13 @@ void read_program(const xmlNode *program, Anchor &a) {
   }
 }
 
-// `max_rank`: ranks index the hosts per rank (Profile::hosts), so a rank
-// costs memory up to its value; a file of S bytes can describe at most S
-// ranks, and a larger rank is refused rather than allocated for.
+// Host names are kept per rank for ranks below this (or 4 per location
+// group, if more): 65536 x 32 bytes = 2 MiB.
+constexpr std::size_t kDenseHostRanks = std::size_t(1) << 16;
+
+// `max_rank`: a file of S bytes can describe at most S ranks, and a larger
+// rank is refused (a rank is a number the views index by); the hosts per
+// rank are kept densely only up to kDenseHostRanks (below).
 void read_system(const xmlNode *system, Anchor &a, std::size_t max_rank) {
   Profile &p = a.skeleton;
   std::map<long, Location> locs;
@@ -317,11 +321,28 @@ void read_system(const xmlNode *system, Anchor &a, std::size_t max_rank) {
     ++expect;
   }
   if (p.locations.empty()) bad("no <location> in <system>");
+  // Profile::hosts is indexed by rank: 32 bytes a rank, whether the file has
+  // that rank or not. A rank far above the number of location groups (one
+  // rank's own profile.rank-<r>.cubex, or a hostile <rank> of 30 million:
+  // 1.14 GB) keeps its host name only below dense_ranks, which costs at
+  // most 2 MiB or 128 bytes per group (each costs ~100 bytes of XML).
+  // Nothing hcc-report shows reads host names; re-writing such a profile
+  // names the host of those ranks "unknown host".
+  const std::size_t dense_ranks = std::max<std::size_t>(kDenseHostRanks, 4 * host_of_rank.size());
+  std::size_t dropped = 0;
   for (const auto &kv : host_of_rank) {
     if (kv.first < 0) continue;
-    if (p.hosts.size() <= static_cast<std::size_t>(kv.first)) p.hosts.resize(static_cast<std::size_t>(kv.first) + 1);
-    p.hosts[static_cast<std::size_t>(kv.first)] = kv.second;
+    const auto rank = static_cast<std::size_t>(kv.first);
+    if (rank >= dense_ranks) {
+      ++dropped;
+      continue;
+    }
+    if (p.hosts.size() <= rank) p.hosts.resize(rank + 1);
+    p.hosts[rank] = kv.second;
   }
+  if (dropped)
+    a.notes.push_back("host names of " + std::to_string(dropped) + " location group(s) with ranks of " +
+                      std::to_string(dense_ranks) + " or more not kept (ranks that sparse)");
 }
 
 struct FirstError {

@@ -178,6 +178,105 @@ TEST(InputBounds, ManyControlFlowLinesAreRefusedBeforeAllocating) {
   }
 }
 
+// An anchor of about 10 MB (a padding attribute) whose one location group
+// has rank 9 999 000: below the size bound, so read, but the host names
+// indexed by rank took 32 bytes a rank, 369 MB here (1.14 GB at 30 MB).
+// Ranks that sparse keep no host name (nothing shown reads it): 66 MB.
+TEST(InputBounds, OneHugeRankCostsNoMemoryPerRank) {
+  TempDir d;
+  const std::size_t pad = 10000000;
+  const std::string f = d.file("rank.cubex");
+  put_file(f, cubelib_style_tar({{"anchor.xml", head() + "<attr key=\"pad\" value=\"" + std::string(pad, 'x') +
+                                                    "\"/>\n<metrics>" + metric_xml(0) + "</metrics>\n" +
+                                                    program_and_system(1, "9999000")}}));
+  for (const char *view : {"", "--json", "--mpi"}) {
+    SCOPED_TRACE(view);
+    const Bounded r = bounded(d, std::string(view) + " " + quote(f), kBaseline + (std::uint64_t(64) << 20) + 8 * pad, 20,
+                              "wc -c");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+  }
+  const Bounded json = bounded(d, "--json " + quote(f), budget(file_size(f)), 20, "grep -o '\"rank\": *[0-9]*'");
+  EXPECT_EQ(json.out, "\"rank\":9999000\n");
+}
+
+// The largest model a 10 MB file may declare (32 bytes per byte, plus 32
+// MiB): 2 metrics x `cnodes` call paths x 1000 locations and no stored
+// value, call paths in chains of 100. With the old 64 bytes per byte a
+// file of 43 000 call paths was read and its --json and --diff took 1.4 GB;
+// now it is refused, and what is read fits every view in a gigabyte.
+std::string wide_file(const TempDir &d, int cnodes, const std::string &name) {
+  std::string xml = head() + "<metrics>" + metric_xml(0) + metric_xml(1) + "</metrics>\n<program>" +
+                    "<region id=\"0\" mod=\"m.c\" begin=\"1\" end=\"2\"><name>r</name></region>\n";
+  for (int c = 0; c < cnodes; ++c) {
+    xml += "<cnode id=\"" + std::to_string(c) + "\" calleeId=\"0\">";
+    if (c % 100 == 99 || c + 1 == cnodes)
+      for (int k = 0; k <= c % 100; ++k) xml += "</cnode>";
+  }
+  xml += "</program>\n<system><systemtreenode Id=\"0\"><name>node</name><class>machine</class><locationgroup "
+         "Id=\"0\"><name>p</name><rank>0</rank><type>process</type>";
+  for (int l = 0; l < 1000; ++l)
+    xml += "<location Id=\"" + std::to_string(l) + "\"><name>t</name><rank>" + std::to_string(l) +
+           "</rank><type>thread</type></location>";
+  xml += "</locationgroup></systemtreenode></system></cube>\n";
+  const std::size_t target = 10000000;
+  if (xml.size() < target) xml.insert(xml.find("<metrics>"), "<attr key=\"pad\" value=\"" + std::string(target - xml.size(), 'x') + "\"/>\n");
+  std::vector<std::pair<std::string, std::string>> members = {{"anchor.xml", xml}};
+  for (int m = 0; m < 2; ++m) {
+    std::string index = "CUBEX.INDEX";
+    put_le(index, 1, 4);              // endianness mark
+    index += std::string("\0\0", 2);  // version
+    index += '\x01';                  // sparse
+    put_le(index, 0, 4);              // no rows
+    members.push_back({std::to_string(m) + ".index", index});
+    members.push_back({std::to_string(m) + ".data", "CUBEX.DATA"});
+  }
+  const std::string f = d.file(name);
+  put_file(f, cubelib_style_tar(members));
+  return f;
+}
+
+TEST(InputBounds, LargestModelOfATenMegabyteFileFitsEveryViewInAGigabyte) {
+  TempDir d;
+  const std::string over = wide_file(d, 43000, "over.cubex");
+  expect_refused(bounded(d, "--json " + quote(over), budget(file_size(over)), 20), over,
+                 "2 metrics x 43000 call paths x 1000 locations would need 656 MiB for a file of 9765 KiB");
+  const std::string f = wide_file(d, 22000, "wide.cubex");
+  ASSERT_LT(file_size(f), std::uint64_t(10) << 20);
+  const std::uint64_t gigabyte = std::uint64_t(1) << 30;
+  // CPU: 0.1-1.2 s each, measured; 20 s is a hang guard, not a speed check.
+  for (const std::string view : {"", "--json", "--html", "--gprof", "--callgraph dot", "--plan"}) {
+    SCOPED_TRACE(view);
+    const Bounded r = bounded(d, view + " " + quote(f), gigabyte, 20, "wc -c");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_GT(std::stoul(r.out), 0u);
+  }
+  // Two profiles read at once.
+  const Bounded diff = bounded(d, "--diff " + quote(f) + " " + quote(f) + " --json", gigabyte, 20, "wc -c");
+  EXPECT_EQ(diff.status, 0) << diff.err;
+  EXPECT_GT(std::stoul(diff.out), 0u);
+}
+
+// The deepest call tree a 10 MB file holds (65 000 frames, one chain) in
+// --diff --json, which spells out a row's path while writing it: 1.6 s of
+// CPU and 107 MB, measured (10^6 frames, 154 MB of file: 23 s, 1.5 GB).
+TEST(InputBounds, DeepestTreeOfATenMegabyteFileInDiffJsonFitsInAGigabyte) {
+  TempDir d;
+  const std::size_t n = 65000;
+  Profile p = sample_profile();
+  p.locations = {{"thread 0", 0, 0}};
+  p.cnodes.clear();
+  for (std::size_t c = 0; c < n; ++c) p.cnodes.push_back({static_cast<int>(c % 4), static_cast<int>(c) - 1});
+  p.excl.assign(2, std::vector<double>(n, 1.0));
+  const std::string f = d.file("deep.cubex");
+  write_cubex(p, f);
+  ASSERT_LT(file_size(f), std::uint64_t(10) << 20);
+  const Bounded r =
+      bounded(d, "--diff " + quote(f) + " " + quote(f) + " --json", std::uint64_t(1) << 30, 30, "tail -c 1000");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"... " + std::to_string(n - 64) + " frames ...\""), std::string::npos) << r.out;
+}
+
 // 10^5 metrics side by side (each without data members, read as zeros): the
 // unique-name check is a hash lookup, not a pairwise comparison (> 60 s).
 TEST(InputBounds, HundredThousandFlatMetricsAreRead) {

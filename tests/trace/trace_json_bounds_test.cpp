@@ -57,13 +57,13 @@ struct Outcome {
   std::string err;
 };
 
-// hcc-report ARGS with 30 s of CPU and files of 256 MiB at most (a file
-// -o names), killed after `timeout` seconds; stdout is counted (bytes, X
-// events), never kept, and cut after `max_out` bytes.
+// hcc-report ARGS with 30 s of CPU, 1 GiB of address space and files of
+// 256 MiB at most (a file -o names), killed after `timeout` seconds; stdout
+// is counted (bytes, X events), never kept, and cut after `max_out` bytes.
 Outcome report(const Dir &d, const std::string &args, std::uint64_t max_out, int timeout = 120) {
   const std::string err = d.file("stderr.txt"), status = d.file("status.txt"), out = d.file("stdout.txt");
-  const std::string cmd = "(ulimit -t 30; ulimit -f 262144; timeout -s KILL " + std::to_string(timeout) + " " +
-                          quote(HCC_REPORT_EXE) + " " + args + " 2>" +
+  const std::string cmd = "(ulimit -t 30; ulimit -v 1048576; ulimit -f 262144; timeout -s KILL " +
+                          std::to_string(timeout) + " " + quote(HCC_REPORT_EXE) + " " + args + " 2>" +
                           quote(err) + "; echo $? >" + quote(status) + ") | head -c " + std::to_string(max_out) +
                           " >" + quote(out);
   const ReportResult r = run_capturing(cmd, err);
