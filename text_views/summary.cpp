@@ -76,6 +76,13 @@ bool all_zero(const std::vector<double> &values) {
 
 // Everything the views need, computed once: per-metric inclusive matrices
 // and per-call-path sums over the selected locations.
+// Sampling's per-call-path CPU times (runtime/sampling): `sampled_cpu`, which
+// the time columns already hold where a time came from samples, and
+// `measurement_cpu`, summed in the summary's header.
+bool sampling_bookkeeping(const std::string &metric) {
+  return metric == "sampled_cpu" || metric == "measurement_cpu";
+}
+
 struct View {
   const Profile &p;
   int loc;  // -1 = all locations
@@ -92,8 +99,13 @@ struct View {
     // Extra columns only for metrics with a value somewhere: an MPI build
     // carries 16 MPI/IO byte and count metrics, all zero in a one-rank run,
     // which would push the Name column 400 characters to the right.
+    // Sampling's CPU-time metrics get no columns either: a time that came
+    // from samples is marked `~` in the time columns, and what measuring
+    // cost is one line of the summary (measurement_cpu); both stay in the
+    // profile, --json and the HTML page.
     for (std::size_t m = 0; m < p.metrics.size(); ++m)
-      if (static_cast<int>(m) != time && static_cast<int>(m) != visits && !all_zero(p.excl[m]))
+      if (static_cast<int>(m) != time && static_cast<int>(m) != visits && !all_zero(p.excl[m]) &&
+          !sampling_bookkeeping(p.metrics[m].uniq_name))
         extra.push_back(static_cast<int>(m));
     const std::size_t nc = p.cnodes.size(), nl = p.nloc();
     excl.resize(p.metrics.size());
@@ -486,6 +498,17 @@ std::string summary_text(const Profile &p) {
     if (static_cast<int>(m) != v.time && static_cast<int>(m) != v.visits && all_zero(p.excl[m]))
       zero += (zero.empty() ? "" : ", ") + p.metrics[m].uniq_name;
   if (!zero.empty()) out += fmt::format("All zero:   {} (no columns for them below)\n", zero);
+  // What measuring cost, where it was paid (samples inside hcc's code).
+  if (const int mc = p.metric_index("measurement_cpu"); mc >= 0) {
+    double cost = 0, cpu = 0;
+    for (double x : p.excl[static_cast<std::size_t>(mc)]) cost += x;
+    if (const int sc = p.metric_index("sampled_cpu"); sc >= 0)
+      for (double x : p.excl[static_cast<std::size_t>(sc)]) cpu += x;
+    cpu += cost;
+    out += fmt::format("Measuring:  {:.3f} s of CPU in hcc's own code, {:.1f}% of the {:.3f} s sampled "
+                       "(metric measurement_cpu, per call path)\n",
+                       cost, cpu > 0 ? 100.0 * cost / cpu : 0.0, cpu);
+  }
   // Recursion folded by the runtime (runtime/core/fold.hpp): say where it
   // went deepest, so nobody looks for recursion levels in the tree.
   if (const int rd = p.metric_index("recursion_depth"); rd >= 0) {

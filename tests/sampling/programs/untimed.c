@@ -6,7 +6,9 @@
 //   counted  calls of counted_work (built as counted: visits, no clock);
 //   tiny     calls of tiny, cheap and frequent, so the default throttling
 //            stops timing it after a short nap that gives the deciding
-//            thread its turn.
+//            thread its turn; about 100 ns of work a call, so the hooks'
+//            own cost (measurement_cpu, not tiny's time) is a small part
+//            of the phase the program measures.
 // The profile must give counted_work and tiny the CPU time of their phases
 // (their samples), and caller keep its own. Prints a checksum on stdout.
 #include <stdio.h>
@@ -26,7 +28,7 @@ unsigned counted_work(unsigned x) {
 }
 
 unsigned tiny(unsigned x) {
-  for (int i = 0; i < 24; ++i) x = x * 2654435761u + (unsigned)i;
+  for (int i = 0; i < 100; ++i) x = x * 2654435761u + (unsigned)i;
   return x;
 }
 
@@ -46,7 +48,7 @@ unsigned caller(unsigned s) {
   double t1 = cpu_now();
   for (int i = 0; i < 1500; ++i) s = counted_work(s);
   double t2 = cpu_now();
-  for (int i = 0; i < 6000000; ++i) s = tiny(s);
+  for (int i = 0; i < 4000000; ++i) s = tiny(s);
   double t3 = cpu_now();
   fprintf(stderr, "cpu_own %.6f\ncpu_counted %.6f\ncpu_tiny %.6f\n", t1 - t0, t2 - t1, t3 - t2);
   return s;
