@@ -2,7 +2,8 @@
 """Each function's exclusive share of a run, from perf or from hcc's profile,
 and the truth table's judgement of one against the other (truth_table.sh).
 
-  shares.py perf EXE < `perf script -F comm,ip,sym,dso` > perf.tsv
+  shares.py perf EXE [--kernel=caller|other] < `perf script -F comm,ip,sym,dso` > perf.tsv
+                (of `perf record -g -e cpu-clock`)
   shares.py hcc EXE [CPUFILE] < `hcc-report --json PROFILE` > hcc.tsv
   shares.py judge NAME DIR    (DIR/perf-*.tsv against DIR/hcc-*.tsv)
   shares.py run CPUFILE COMMAND...   (runs it; its user+system CPU seconds
@@ -10,8 +11,12 @@ and the truth table's judgement of one against the other (truth_table.sh).
 
 A .tsv holds "percent<TAB>row" lines and '#' comment lines (totals). Rows are
 the program's functions by name, and one row "[libraries and other]": shared
-libraries (libc, libm, libgomp, ld.so, libhcc ...), the kernel, PLT stubs,
-start-up code and what neither side can name. Both sides fold names alike
+libraries (libc, libm, libgomp, ld.so, libhcc ...), PLT stubs, start-up code
+and what neither side can name. A sample of perf in the kernel counts for the
+user-space frame that entered it (--kernel=caller, the default: a page fault
+is the function that touched the page, a system call the library's wrapper),
+as hcc's samples and clocks see it; --kernel=other puts the kernel in the
+libraries' row instead. Both sides fold names alike
 (canonical()), so the two columns name the same thing:
   - parameter lists, return types, cv-qualifiers and template arguments are
     dropped (perf prints `ns::View2D<double>::operator()`, hcc
@@ -150,22 +155,64 @@ def _write(rows, total, notes):
         print("%.3f\t%s" % (100.0 * value / total if total > 0 else 0.0, row))
 
 
-def perf_shares(exe, lines):
-    """Shares of perf script's samples (fields comm,ip,sym,dso), one a line."""
-    sample = re.compile(r"^\s*(\S+)\s+[0-9a-f]+\s+(.*?)\s*\(([^()]*)\)\s*$")
-    rows, total, skipped = {}, 0, 0
+def _perf_samples(lines):
+    """(comm, frames) per sample of `perf script -F comm,ip,sym,dso` of a
+    recording with call chains (-g): a line with the command, then one line
+    per frame, leaf first ("\tIP SYM (DSO)"), then a blank line."""
+    frame = re.compile(r"^\s+([0-9a-f]+)\s+(.*?)\s*\(([^()]*)\)\s*$")
+    comm, frames = None, []
     for line in lines:
-        m = sample.match(line)
-        if not m:
-            continue
-        comm, sym, dso = m.groups()
+        if not line.strip():
+            if comm is not None:
+                yield comm, frames
+            comm, frames = None, []
+        elif comm is None:
+            comm = line.split()[0]
+        else:
+            m = frame.match(line)
+            if m:
+                frames.append((int(m.group(1), 16), m.group(2), m.group(3)))
+    if comm is not None:
+        yield comm, frames
+
+
+def _in_kernel(ip, dso):
+    return dso.startswith("[kernel") or ip >= 0xffff800000000000
+
+
+def perf_shares(exe, lines, kernel="caller"):
+    """Shares of perf's samples. kernel="caller": a sample in the kernel is
+    the user-space frame that entered it (the first user frame of its chain:
+    the instruction that faulted, the library's system call wrapper), which
+    is where hcc's CPU-time signal lands too; "other": the kernel is a
+    library, [libraries and other]."""
+    rows, total, skipped, in_kernel, no_user = {}, 0, 0, 0, 0
+    for comm, frames in _perf_samples(lines):
         if comm == "perf-exec":  # perf's own start before the exec
             skipped += 1
             continue
-        row = canonical(sym) if _same_file(dso, exe) else OTHER
+        if not frames:
+            continue
+        ip, sym, dso = frames[0]
+        row = None
+        if _in_kernel(ip, dso):
+            in_kernel += 1
+            user = [f for f in frames if not _in_kernel(f[0], f[2])]
+            if kernel != "caller":
+                row = OTHER
+            elif not user:
+                no_user += 1
+                row = OTHER
+            else:
+                ip, sym, dso = user[0]
+        if row is None:
+            row = canonical(sym) if _same_file(dso, exe) else OTHER
         rows[row] = rows.get(row, 0) + 1
         total += 1
-    _write(rows, total, ["%d cpu-clock samples (%d before the exec left out)" % (total, skipped)])
+    where = ("the user frame that entered it" if kernel == "caller" else OTHER)
+    _write(rows, total, ["%d cpu-clock samples (%d before the exec left out); %d in the kernel, counted as %s%s"
+                         % (total, skipped, in_kernel, where,
+                            " (%d without one: %s)" % (no_user, OTHER) if no_user else "")])
 
 
 def hcc_shares(exe, profile, cpu_file=None):
@@ -288,8 +335,11 @@ def judge(name, directory):
 
 
 def main(argv):
-    if len(argv) == 3 and argv[1] == "perf":
-        perf_shares(argv[2], sys.stdin)
+    if len(argv) in (3, 4) and argv[1] == "perf":
+        kernel = argv[3].split("=", 1)[1] if len(argv) == 4 and argv[3].startswith("--kernel=") else "caller"
+        if len(argv) == 4 and (not argv[3].startswith("--kernel=") or kernel not in ("caller", "other")):
+            sys.exit("shares.py: perf's option is --kernel=caller|other, not %s" % argv[3])
+        perf_shares(argv[2], sys.stdin, kernel)
     elif len(argv) in (3, 4) and argv[1] == "hcc":
         hcc_shares(argv[2], json.load(sys.stdin), argv[3] if len(argv) == 4 else None)
     elif len(argv) >= 4 and argv[1] == "run":

@@ -16,7 +16,11 @@
 # code, and what hcc's profile says of a function can be checked against
 # what perf saw of it. (The cost: tiny accessors become real calls, so the
 # shares are those of a -fno-inline build, not of an -O2 one.)
-# The plain build runs under `perf record -e cpu-clock`; hcc's with the
+# The plain build runs under `perf record -g -e cpu-clock` (the call chain
+# only to charge a sample in the kernel to the user-space frame that entered
+# it, as hcc's CPU-time signal does: a page fault to the function that
+# touched the page, a system call to the library's wrapper;
+# TRUTH_KERNEL=other counts the kernel as a library instead); hcc's with the
 # default environment: every HCC_* variable of the caller's environment
 # unset, HCC_OUTPUT_DIR set to a scratch directory, nothing else
 # (TRUTH_ENV='HCC_SAMPLING=on ...': extra assignments for hcc's run, to
@@ -26,8 +30,8 @@
 # shares.py computes the shares (perf script's samples; hcc-report --json's
 # exclusive time summed over call paths and threads), folds names alike on
 # both sides (OpenMP constructs into their enclosing function, GCC clones
-# and `[inlined]` frames into the function, libraries, kernel and the rest
-# into one row "[libraries and other]") and judges each stand-in: every row
+# and `[inlined]` frames into the function, libraries and the rest into
+# one row "[libraries and other]") and judges each stand-in: every row
 # perf gives >= 10% within 5 points in hcc's profile, and the same top row.
 # Per stand-in it prints the rows (medians over ROUNDS rounds), PASS/FAIL
 # and one line for tools (dilation_table.sh's truth column):
@@ -42,6 +46,8 @@
 #   BENCH_NO_WAIT=1          no waiting (figures are then indicative only)
 #   BENCH_SMALL=1            tiny problem sizes (the ctest smoke test)
 #   TRUTH_STANDINS="a b"     only these stand-ins (default: all)
+#   TRUTH_KERNEL=other       perf's kernel samples in [libraries and other]
+#                            (default caller: the user frame that entered it)
 #   TRUTH_KEEP=1             keep the scratch directory (perf data, profiles,
 #                            per-round shares) and print where it is
 set -eu
@@ -59,6 +65,8 @@ command -v python3 > /dev/null || { echo "$0: needs python3" >&2; exit 2; }
 . "$here/standins.sh"
 names=${TRUTH_STANDINS:-$standins}
 for name in $names; do describe "$name" > /dev/null || exit 2; done
+kernel=${TRUTH_KERNEL:-caller}
+case $kernel in caller | other) ;; *) echo "$0: TRUTH_KERNEL is caller or other, not '$kernel'" >&2; exit 2 ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/hcc-truth-XXXXXX")
 if [ "${TRUTH_KEEP:-}" = 1 ]; then
   trap 'echo "truth table: scratch directory kept: $work"' EXIT
@@ -74,7 +82,7 @@ if ! command -v perf > /dev/null; then
   echo "$0: perf cannot record here: no perf command (Debian: apt-get install linux-perf)"
   exit 77
 fi
-if ! perf record -q -e cpu-clock -o "$work/check.data" -- true > "$work/check.log" 2>&1; then
+if ! perf record -q -g -e cpu-clock -o "$work/check.data" -- true > "$work/check.log" 2>&1; then
   echo "$0: perf cannot record here (perf_event_paranoid=$paranoid, uid $(id -u)):"
   sed 's/^/  /' "$work/check.log"
   exit 77
@@ -83,7 +91,7 @@ fi
 echo "hcc: $hcc"
 echo "builds: plain cc/c++ -O2 -fno-inline; hcc -O2 -fno-inline (no hcc options); OMP_NUM_THREADS=1"
 echo "hcc's run: default environment${TRUTH_ENV:+ plus TRUTH_ENV=\"$TRUTH_ENV\"}"
-echo "perf: $(perf --version 2>&1), perf_event_paranoid=$paranoid"
+echo "perf: $(perf --version 2>&1), perf_event_paranoid=$paranoid; its samples in the kernel: $kernel"
 echo "load at start: $(load_average)"
 
 # build_one NAME: the plain and hcc builds of one stand-in into $work/NAME;
@@ -133,14 +141,14 @@ run_one() {
   dir=$work/$1
   r=$2
   # shellcheck disable=SC2086 # args is a word list
-  if ! OMP_NUM_THREADS=1 perf record -q -e cpu-clock -o "$dir/perf-$r.data" -- "$dir/plain" $args \
+  if ! OMP_NUM_THREADS=1 perf record -q -g -e cpu-clock -o "$dir/perf-$r.data" -- "$dir/plain" $args \
     > "$dir/out-plain-$r" 2> "$dir/perf-$r.log"; then
     echo "$0: $1: perf record of the plain build failed (round $r):" >&2
     cat "$dir/perf-$r.log" >&2
     return 1
   fi
   perf script -i "$dir/perf-$r.data" -F comm,ip,sym,dso 2>> "$dir/perf-$r.log" |
-    python3 "$here/shares.py" perf "$dir/plain" > "$dir/shares/perf-$r.tsv"
+    python3 "$here/shares.py" perf "$dir/plain" --kernel="$kernel" > "$dir/shares/perf-$r.tsv"
   [ "${TRUTH_KEEP:-}" = 1 ] || rm -f "$dir/perf-$r.data"
   # shellcheck disable=SC2086 # unset_hcc, TRUTH_ENV and args are word lists
   if ! python3 "$here/shares.py" run "$dir/cpu-$r" \
