@@ -79,11 +79,17 @@ if [ "$e2e" = 1 ]; then
   mpi_tests=('MpiE2E\.RingTwoRanksThroughMpicc$' 'MpiE2E\.HybridOpenMp' 'MpiE2E\.AbortWritesTheAbortingRank$')
   skip='/clang|clang19|ProgramThatMeasuresNothingSaysSoOnce'
   export E2E_HCC_TREE=$build
+  # Unsampled, as this subset always ran before sampling was the default:
+  # LeakSanitizer's exit-time check dies ("Tracer caught signal 11", a
+  # worker's dynamic-TLS record out of range) in 11-16 of 30 sampled runs of
+  # the OpenMP doacross program, never unsampled; neither the handler's
+  # signal stack nor libunwind's cache is the cause (docs/limits.md). The
+  # sampling tests run in the plain suite. Given to each ctest process.
   # Per ctest process, not exported (tests/config checks test scripts for that).
   instrumentor=$main/libexec/hcc/hcc-instrument
-  HCC_INSTRUMENTOR=$instrumentor ctest --test-dir "$main" -R "$(IFS='|'; echo "${e2e_tests[*]}")" -E "$skip" --output-on-failure -j "$(nproc)" \
+  HCC_SAMPLING=off HCC_INSTRUMENTOR=$instrumentor ctest --test-dir "$main" -R "$(IFS='|'; echo "${e2e_tests[*]}")" -E "$skip" --output-on-failure -j "$(nproc)" \
     --output-junit "$results-e2e.xml" || status=$?
-  ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 HCC_INSTRUMENTOR=$instrumentor \
+  ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 HCC_SAMPLING=off HCC_INSTRUMENTOR=$instrumentor \
     ctest --test-dir "$main" -R "$(IFS='|'; echo "${mpi_tests[*]}")" --output-on-failure \
     --output-junit "$results-mpi.xml" || status=$?
   # Not vacuous: the programs those tests built really carry the sanitizers
