@@ -169,6 +169,7 @@ run_one() {
 r=1
 while [ "$r" -le "$rounds" ]; do
   wait_for_quiet_machine
+  echo "round $r: load $(load_average)"
   for name in $names; do run_one "$name" "$r" || exit 1; done
   r=$((r + 1))
 done
