@@ -29,6 +29,7 @@ test_packages=(
   otf2-tools                                                      # otf2-print checks the traces (tests/trace)
   libclang-rt-19-dev                                              # libFuzzer targets, their corpus replayed under ASan/UBSan (tests/fuzz)
   chromium                                                        # renders hcc-report --html headless in the tests (tests/report/html_e2e_test.cpp)
+  linux-perf                                                      # perf record -e cpu-clock of the plain builds: the truth table's reference (tests/bench/truth_table.sh)
 )
 [ "${1:-}" = --build-only ] || packages+=("${test_packages[@]}")
 
