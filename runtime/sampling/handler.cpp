@@ -194,30 +194,26 @@ Node *anchor_node(ThreadState *ts) {
   return nullptr;
 }
 
-// Samples taken inside hcc's code: on `anchor` in measurement_cpu, or with
-// no frame open in <unknown: no call path> below the thread.
-void count_measurement(Buffer *b, Node *anchor, uintptr_t root_key, uint64_t n, uint64_t ns) {
+// Adds `n` samples standing for `ns` of CPU to `anchor`: its `samples` and
+// the CPU metric `cpu_m` (sampled_cpu; measurement_cpu for samples taken
+// inside hcc's code); with no frame open, to <unknown: no call path> below
+// the thread.
+void count_on(Buffer *b, Node *anchor, uintptr_t root_key, uint64_t n, uint64_t ns, int cpu_m) {
   if (!n) return;
   if (anchor) {
     anchor->extra()[samples_metric()] += n;
-    anchor->extra()[measurement_metric()] += ns;
+    anchor->extra()[cpu_m] += ns;
   } else {
     const uintptr_t unknown = kUnknownFrame;
     b->root_self += n;
     count_path(b, root_key, &unknown, 1, n, ns);
   }
 }
-
 void count_self(Buffer *b, Node *anchor, uintptr_t root_key, uint64_t n, uint64_t ns) {
-  if (!n) return;
-  if (anchor) {
-    anchor->extra()[samples_metric()] += n;
-    anchor->extra()[cpu_metric()] += ns;
-  } else {
-    const uintptr_t unknown = kUnknownFrame;
-    b->root_self += n;
-    count_path(b, root_key, &unknown, 1, n, ns);
-  }
+  count_on(b, anchor, root_key, n, ns, cpu_metric());
+}
+void count_measurement(Buffer *b, Node *anchor, uintptr_t root_key, uint64_t n, uint64_t ns) {
+  count_on(b, anchor, root_key, n, ns, measurement_metric());
 }
 
 constexpr int kMaxFrames = 256;
