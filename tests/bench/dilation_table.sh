@@ -92,26 +92,9 @@ build_one() {
   fi
 }
 
-# Builds, two stand-ins at a time (the machine has two cores): every other
-# one in each lane.
-lane() {
-  for name in "$@"; do build_one "$name" || return 1; done
-}
-names_a='' names_b='' i=0
-for name in $standins; do
-  if [ $((i % 2)) = 0 ]; then names_a="$names_a $name"; else names_b="$names_b $name"; fi
-  i=$((i + 1))
-done
-# shellcheck disable=SC2086 # lists of names
-lane $names_a &
-lane_a=$!
-# shellcheck disable=SC2086
-lane $names_b &
-lane_b=$!
-failed=0
-wait "$lane_a" || failed=1
-wait "$lane_b" || failed=1
-[ "$failed" = 0 ] || exit 1
+# Builds, two stand-ins at a time (standins.sh).
+# shellcheck disable=SC2086 # a list of names
+build_in_two_lanes $standins || exit 1
 for name in $standins; do
   describe "$name"
   printf '%s %s\n' "$name" "$args" >> "$work/manifest"

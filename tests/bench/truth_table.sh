@@ -112,25 +112,8 @@ build_one() {
   fi
 }
 
-# Builds in two lanes (the machine has two cores): every other stand-in.
-lane() {
-  for name in "$@"; do build_one "$name" || return 1; done
-}
-lane_a='' lane_b='' i=0
-for name in $names; do
-  if [ $((i % 2)) = 0 ]; then lane_a="$lane_a $name"; else lane_b="$lane_b $name"; fi
-  i=$((i + 1))
-done
-# shellcheck disable=SC2086 # lists of names
-lane $lane_a &
-pid_a=$!
-# shellcheck disable=SC2086
-lane $lane_b &
-pid_b=$!
-failed=0
-wait "$pid_a" || failed=1
-wait "$pid_b" || failed=1
-[ "$failed" = 0 ] || exit 1
+# shellcheck disable=SC2086 # a list of names
+build_in_two_lanes $names || exit 1
 
 # hcc's run gets the default environment: no HCC_* of the caller's.
 unset_hcc=$(env | sed -n 's/^\(HCC_[A-Za-z0-9_]*\)=.*/-u \1/p')
