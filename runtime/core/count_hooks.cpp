@@ -23,6 +23,7 @@
 #include "registry.hpp"
 #include "selection.hpp"
 #include "event_services.hpp"
+#include "hooks.hpp"
 #include "thread_state.hpp"
 
 #define HCC_API extern "C" __attribute__((visibility("default")))
@@ -60,21 +61,7 @@ HCC_API void hcc_count_enter(hcc_region_desc *d) {
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   if (HCC_UNLIKELY(int32_t(region) <= 0)) return count_enter_rare(d, region);
   ThreadState *ts = t_state;
-  if (HCC_UNLIKELY(!ts)) return hcc_enter(d);
-  uint32_t depth = ts->depth;
-  // Array full, depth cut, no TSC, per-event services, paused, recursion mode.
-  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return hcc_enter(d);
-  Succ *s = ts->succ;
-  Node *child = s->next;
-  Frame *top = ts->stack + depth;
-  if (HCC_UNLIKELY(child->region != region)) return hcc_enter(d);
-  if (HCC_UNLIKELY(child->parent != top->node)) return hcc_enter(d);
-  ++s->pending;  // control flow: in the slot (cfg.hpp), as hcc_enter counts it
-  ts->succ = &child->after_enter;
-  ++child->visits;
-  top[1].node = child;
-  ts->depth = depth + 1;
-  // No clock: the frame's start is never read for a counted node's time.
+  if (HCC_UNLIKELY(!ts) || !enter_unclocked(ts, region)) return hcc_enter(d);
 }
 
 HCC_API void hcc_count_exit(hcc_region_desc *d) {
@@ -82,16 +69,7 @@ HCC_API void hcc_count_exit(hcc_region_desc *d) {
   if (HCC_UNLIKELY(int32_t(region) < 0)) return hcc_exit(d);  // excluded or throttled: hcc_exit sorts them
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
-  // Per-event services, no TSC, paused: every exit on the general path
-  // (hcc_exit's test, on the thread's own line).
-  if (HCC_UNLIKELY(lanes_off(ts))) return hcc_exit(d);
-  Frame *top = ts->stack + ts->depth;
-  Node *n = top->node;
-  // Root sentinel, depth-cut node, proxy, pause marker, unregistered (0) or
-  // skipped exits: hcc_exit sorts them out (exit_slow).
-  if (HCC_UNLIKELY(n->region != region)) return hcc_exit(d);
-  ts->succ = &n->after_exit;  // control flow (cfg.hpp)
-  ts->depth = ts->depth - 1;
+  if (!exit_unclocked(ts, region)) return hcc_exit(d);
 }
 
 // A counted function that calls nothing (the instrumentor writes

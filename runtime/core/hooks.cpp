@@ -52,18 +52,7 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d, uint32_t region);
 __attribute__((noinline)) void throttled_enter(hcc_region_desc *d, uint32_t region) {
   const uint32_t id = region & ~kThrottledBit;
   ThreadState *ts = t_state;
-  if (HCC_UNLIKELY(!ts)) return enter_slow(d, id);
-  const uint32_t depth = ts->depth;
-  if (HCC_UNLIKELY(depth >= ts->fast_limit)) return enter_slow(d, id);
-  Succ *s = ts->succ;
-  Node *child = s->next;
-  Frame *top = ts->stack + depth;
-  if (HCC_UNLIKELY(child->region != id || child->parent != top->node)) return enter_slow(d, id);
-  ++s->pending;
-  ts->succ = &child->after_enter;
-  ++child->visits;
-  top[1].node = child;
-  ts->depth = depth + 1;
+  if (HCC_UNLIKELY(!ts) || !enter_unclocked(ts, id)) return enter_slow(d, id);
 }
 
 // Recursion mode's common enter (fold.hpp): folded frames are open, nothing
@@ -218,12 +207,7 @@ __attribute__((noinline)) void exit_rare(hcc_region_desc *d, uint32_t region) {
   const uint32_t id = region & ~kThrottledBit;
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
-  if (HCC_UNLIKELY(lanes_off(ts))) return exit_general(d, id);
-  const uint32_t depth = ts->depth;
-  Node *n = ts->stack[depth].node;
-  if (HCC_UNLIKELY(n->region != id)) return exit_general(d, id);
-  ts->succ = &n->after_exit;  // control flow (cfg.hpp)
-  ts->depth = depth - 1;
+  if (!exit_unclocked(ts, id)) return exit_general(d, id);
 }
 
 // hcc_exit's slow path. A frame opened in recursion mode stands on a proxy
