@@ -98,8 +98,11 @@ TEST_F(Plan, NamesTheHotTinyFunctionNotTheKernelNorMain) {
       << plan_;
   // The evidence: calls, time per call, the cost of measuring it, the run.
   EXPECT_NE(plan_.find("# left out mix(unsigned int, unsigned int): "), std::string::npos) << plan_;
-  EXPECT_NE(plan_.find(" ns per call over 2 M calls in " + dir_ + "/out-1/profile.cubex; measuring it costs "),
-            std::string::npos)
+  // Throttled in run 1 (a busy machine makes the throttle act sooner), its
+  // time came from samples and the evidence says so.
+  const std::string tail = " over 2 M calls in " + dir_ + "/out-1/profile.cubex; measuring it costs ";
+  EXPECT_TRUE(plan_.find(" ns per call" + tail) != std::string::npos ||
+              plan_.find(" ns per call (time from samples)" + tail) != std::string::npos)
       << plan_;
   for (const char *kept : {"kernel", "main", "accumulate"})
     EXPECT_EQ(plan_.find(std::string("# left out ") + kept), std::string::npos) << kept << "\n" << plan_;
