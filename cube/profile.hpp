@@ -65,7 +65,13 @@ inline bool is_counted(const Region &r) { return r.descr == kCountedRegionDescr 
 inline constexpr const char *kThrottledRegionDescr =
     "hcc throttled: timed no more once cheap and frequent, visits counted exactly; its time is the CPU time of its "
     "samples";
-inline bool is_throttled(const Region &r) { return r.descr == kThrottledRegionDescr; }
+// Its count stopped as well (HCC_COUNT_STOP): counting it cost more than it
+// told, so its visits are the count at the stop, a lower bound.
+inline constexpr const char *kCountStoppedRegionDescr =
+    "hcc throttled, count stopped: timed no more once cheap and frequent, counted until counting cost more than 2% "
+    "of the run, so its visits are a lower bound; its time is the CPU time of its samples";
+inline bool visits_lower_bound(const Region &r) { return r.descr == kCountStoppedRegionDescr; }
+inline bool is_throttled(const Region &r) { return r.descr == kThrottledRegionDescr || visits_lower_bound(r); }
 
 // Whether a call path of region `r` has its time from samples rather than
 // from hcc's clock (sampled functions and inlined calls, counted and

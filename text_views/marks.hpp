@@ -6,9 +6,10 @@
 // profile.hpp) has the CPU time of its samples, an estimate. A reader must
 // tell the two apart wherever a time is printed, so every view marks the
 // second kind the same way: `~` before the number (`~12.345`), and one
-// legend line under a table that has such a number. Only time is marked:
-// visits stay exact for counted and throttled regions, and other metrics
-// are not estimated from samples.
+// legend line under a table that has such a number. Time is marked so;
+// visits stay exact for counted and throttled regions, except a stopped
+// count, marked as a lower bound (below); other metrics are not estimated
+// from samples.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +32,22 @@ inline bool region_time_from_samples(const Region &r) {
 // Whether call path `c`'s time came from samples.
 inline bool path_time_from_samples(const Profile &p, std::size_t c) {
   return region_time_from_samples(p.regions[static_cast<std::size_t>(p.cnodes[c].region)]);
+}
+
+// A count that stopped (HCC_COUNT_STOP: a throttled region whose counting
+// cost more than it told) is the visits up to the stop: a lower bound, never
+// shown as exact. `≥` before the number, with its own legend line.
+inline constexpr const char *kLowerBoundMark = "\u2265";
+inline constexpr const char *kLowerBoundLegend =
+    "\u2265 visits a lower bound (count stopped: counting cost more than it told)";
+
+inline bool path_visits_lower_bound(const Profile &p, std::size_t c) {
+  return visits_lower_bound(p.regions[static_cast<std::size_t>(p.cnodes[c].region)]);
+}
+
+// A visit count, marked when it is a lower bound.
+inline std::string visits_marked(const std::string &number, bool lower_bound) {
+  return lower_bound ? kLowerBoundMark + number : number;
 }
 
 // `number`, marked when it came from samples.

@@ -152,8 +152,9 @@ std::string path_name(const Profile &p, int c) {
 // Time cells say `~12.345` when the time came from samples (marks.hpp; a
 // profile without a time metric prints zeros, which are not marked), and a
 // table with such a cell gets the legend under it.
-std::string with_legend(const std::string &table, bool any_marked) {
-  return any_marked ? table + kSampledLegend + "\n" : table;
+std::string with_legend(const std::string &table, bool any_marked, bool any_lower_bound = false) {
+  std::string out = any_marked ? table + kSampledLegend + "\n" : table;
+  return any_lower_bound ? out + kLowerBoundLegend + "\n" : out;
 }
 
 std::string flat_text(const View &v) {
@@ -161,6 +162,7 @@ std::string flat_text(const View &v) {
   const std::size_t nr = p.regions.size(), nc = p.cnodes.size();
   struct Row {
     bool used = false;
+    bool subrs_lower_bound = false;  // a child's count stopped
     double excl = 0, incl = 0, calls = 0, subrs = 0;
     std::vector<double> x_excl, x_incl;  // extra metrics
   };
@@ -186,7 +188,10 @@ std::string flat_text(const View &v) {
         const bool outermost = active[r] == 0;
         row.excl += v.excl_sec(c);
         row.calls += v.visits_of(c);
-        for (int ch : children[c]) row.subrs += v.visits_of(static_cast<std::size_t>(ch));
+        for (int ch : children[c]) {
+          row.subrs += v.visits_of(static_cast<std::size_t>(ch));
+          row.subrs_lower_bound |= path_visits_lower_bound(p, static_cast<std::size_t>(ch));
+        }
         if (outermost) row.incl += v.incl_sec(c);
         for (std::size_t k = 0; k < v.extra.size(); ++k) {
           const std::size_t m = static_cast<std::size_t>(v.extra[k]);
@@ -215,9 +220,11 @@ std::string flat_text(const View &v) {
     t.header.push_back(p.metrics[static_cast<std::size_t>(m)].uniq_name + " incl");
   }
   t.header.push_back("Name");
-  bool any_marked = false;
+  bool any_marked = false, any_lower_bound = false;
   for (std::size_t r : order) {
     const Row &row = rows[r];
+    const bool lower_bound = visits_lower_bound(p.regions[r]);
+    any_lower_bound |= lower_bound || row.subrs_lower_bound;
     // All of a region's call paths are of one kind: timed or from samples.
     const bool sampled = region_time_from_samples(p.regions[r]) && v.time >= 0;
     any_marked |= sampled;
@@ -225,9 +232,11 @@ std::string flat_text(const View &v) {
         marked(fmt::format("{:.1f}", total > 0 ? 100.0 * row.incl / total : 0.0), sampled),
         marked(fmt::format("{:.3f}", row.excl * 1e3), sampled),
         marked(fmt::format("{:.3f}", row.incl * 1e3), sampled),
-        fmt::format("{:.0f}", row.calls),
-        fmt::format("{:.0f}", row.subrs),
-        marked(fmt::format("{:.3f}", row.calls > 0 ? row.incl * 1e6 / row.calls : 0.0), sampled),
+        visits_marked(fmt::format("{:.0f}", row.calls), lower_bound),
+        visits_marked(fmt::format("{:.0f}", row.subrs), row.subrs_lower_bound),
+        // Over a lower bound of visits, an upper bound.
+        (lower_bound ? "\u2264" : "") +
+            marked(fmt::format("{:.3f}", row.calls > 0 ? row.incl * 1e6 / row.calls : 0.0), sampled),
     };
     for (std::size_t k = 0; k < v.extra.size(); ++k) {
       const DType dt = p.metrics[static_cast<std::size_t>(v.extra[k])].dtype;
@@ -239,7 +248,7 @@ std::string flat_text(const View &v) {
   }
   std::string out = fmt::format("FLAT PROFILE ({}, sorted by exclusive time)\n", v.scope());
   if (v.time < 0) out += "(this profile has no 'time' metric; time columns are 0)\n";
-  return out + with_legend(t.render(), any_marked);
+  return out + with_legend(t.render(), any_marked, any_lower_bound);
 }
 
 std::string hot_paths_text(const View &v, std::size_t top) {
@@ -252,17 +261,19 @@ std::string hot_paths_text(const View &v, std::size_t top) {
   const double total = v.total_sec();
   Table t;
   t.header = {"Exclusive msec", "%Time", "Visits", "Call path"};
-  bool any_marked = false;
+  bool any_marked = false, any_lower_bound = false;
   for (int c : order) {
     const std::size_t cc = static_cast<std::size_t>(c);
     const bool sampled = path_time_from_samples(p, cc) && v.time >= 0;
     any_marked |= sampled;
+    any_lower_bound |= path_visits_lower_bound(p, cc);
     t.rows.push_back({marked(fmt::format("{:.3f}", v.excl_sec(cc) * 1e3), sampled),
                       marked(fmt::format("{:.1f}", total > 0 ? 100.0 * v.excl_sec(cc) / total : 0.0), sampled),
-                      fmt::format("{:.0f}", v.visits_of(cc)), path_name(p, c)});
+                      visits_marked(fmt::format("{:.0f}", v.visits_of(cc)), path_visits_lower_bound(p, cc)),
+                      path_name(p, c)});
   }
   return fmt::format("HOTTEST CALL PATHS (top {} by exclusive time, {})\n", top, v.scope()) +
-         with_legend(t.render(), any_marked);
+         with_legend(t.render(), any_marked, any_lower_bound);
 }
 
 // Two spaces per level up to kMaxIndentLevels; deeper rows print their depth
@@ -310,7 +321,7 @@ std::string tree_text(const View &v, std::size_t max_paths = 0) {
   const std::size_t ncols = t.header.size();
   std::vector<std::pair<int, std::vector<std::string>>> pending;  // "... more" rows, innermost last
   int depth = 0;
-  bool any_marked = false;
+  bool any_marked = false, any_lower_bound = false;
   walk_preorder(
       p,
       [&](int c) {
@@ -323,7 +334,9 @@ std::string tree_text(const View &v, std::size_t max_paths = 0) {
         any_marked |= sampled;
         std::vector<std::string> cells = {marked(fmt::format("{:.3f}", v.incl_sec(cc) * 1e3), sampled),
                                           marked(fmt::format("{:.3f}", v.excl_sec(cc) * 1e3), sampled),
-                                          fmt::format("{:.0f}", v.visits_of(cc))};
+                                          visits_marked(fmt::format("{:.0f}", v.visits_of(cc)),
+                                                        path_visits_lower_bound(p, cc))};
+        any_lower_bound |= path_visits_lower_bound(p, cc);
         for (int m : v.extra) {
           const std::size_t mm = static_cast<std::size_t>(m);
           cells.push_back(format_value(v.incl[mm][cc], p.metrics[mm].dtype));
@@ -350,10 +363,10 @@ std::string tree_text(const View &v, std::size_t max_paths = 0) {
           pending.pop_back();
         }
       });
-  if (n_shown == nc) return fmt::format("CALL TREE ({})\n", v.scope()) + with_legend(t.render(), any_marked);
+  if (n_shown == nc) return fmt::format("CALL TREE ({})\n", v.scope()) + with_legend(t.render(), any_marked, any_lower_bound);
   return fmt::format("CALL TREE ({}; the {} call paths of {} with the largest inclusive time, and their callers)\n",
                      v.scope(), n_shown, nc) +
-         with_legend(t.render(), any_marked) +
+         with_legend(t.render(), any_marked, any_lower_bound) +
          fmt::format("... {} more call paths, each with at most {:.3f} msec inclusive: all of them are in the "
                      ".cubex (CubeGUI, hcc-report --tree)\n",
                      nc - n_shown, cutoff_ms);
@@ -558,9 +571,12 @@ std::string summary_text(const Profile &p) {
     if (kv.first == "hcc.snapshot") out += fmt::format("Snapshot:   {}\n", kv.second);
   }
   for (const auto &kv : p.attrs) {
-    if (kv.first != "hcc.throttled") continue;
-    out += "THROTTLED REGIONS (timed until the calls shown; every visit counted, its time is the CPU time of its "
-           "samples, marked ~)\n";
+    const bool stopped = kv.first == "hcc.count_stopped";
+    if (kv.first != "hcc.throttled" && !stopped) continue;
+    out += stopped ? "COUNTS STOPPED (throttled regions whose counting cost more than it told: their visits are a lower "
+                     "bound, marked \u2265)\n"
+                   : "THROTTLED REGIONS (timed until the calls shown; every visit counted, its time is the CPU time of "
+                     "its samples, marked ~)\n";
     std::size_t b = 0;
     while (b < kv.second.size()) {
       std::size_t e = kv.second.find("; ", b);

@@ -84,6 +84,8 @@ void write_profile_json(std::ostream &os, const Profile &p, int location) {
     // regions, so the other regions read as before.
     if (hcc::profile::is_counted(reg)) region["counted"] = true;
     if (hcc::profile::is_throttled(reg)) region["throttled"] = true;
+    // A stopped count (HCC_COUNT_STOP): its visits are a lower bound.
+    if (hcc::profile::visits_lower_bound(reg)) region["visits_lower_bound"] = true;
     regions.push_back(std::move(region));
   }
   head["regions"] = std::move(regions);

@@ -17,6 +17,19 @@
 // on this thread (selection.cpp, measure_pair_cost), when the first function
 // reaches 100 000 visits, so a short program pays nothing.
 //
+// Counting has a price too: a throttled visit runs the guard, the trampoline
+// and the counted lane (~3.5 ns), and in a memory-bound loop those
+// instructions crowd out the next iterations' loads. So once a throttled
+// function's counted visits cost more than kStopShare of the process's CPU
+// time between two turns (visits x the counted pair measured with the timed
+// one), its count stops (HCC_COUNT_STOP, on by default): its descriptors get
+// kStoppedBit, its hooks record nothing and each guard call through which
+// one arrives becomes a nop (site_patch.hpp). Only leaves stop (no call path
+// of it has a child yet): a callee of a stopped region would hang below its
+// caller. Its visits are then the count
+// at the stop, a lower bound the profile says is one (hcc.count_stopped, the
+// region's description); the samples carry its time as before.
+//
 // Left alone: `main`, OpenMP, MPI and user regions (not functions), counted
 // regions, and recursive functions (a fold link, or a call path open twice at
 // once in recursion mode), whose open frames a throttled exit could not tell
@@ -26,6 +39,7 @@
 // nor in a fork child (the thread is not copied).
 #include "auto_throttle.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <ctime>
@@ -34,6 +48,7 @@
 
 #include "cct.hpp"
 #include "clock.hpp"
+#include "config/config.hpp"
 #include "event_services.hpp"
 #include "hcc/region.h"
 #include "registry.hpp"
@@ -48,14 +63,27 @@ namespace {
 constexpr uint64_t kCalls = 100000;  // visits before a function is judged
 constexpr double kPairs = 10;        // under this many timed pairs per visit: throttled
 constexpr double kFirstTick = 0.010, kMaxTick = 0.250;  // seconds between turns
+constexpr double kStopShare = 0.02;  // counted visits may cost this share of the CPU time
+constexpr double kMinCountedNs = 2;  // the least a counted visit is priced at
 
 ServiceThread g_thread;
 double g_pair_ns = 0;       // measured at the first candidate; -1: could not be
 std::vector<bool> g_decided;  // regions throttled, or left alone for good (not functions, main, counted)
+double g_counted_ns = 0;      // a throttled visit's price (measure_pair_cost's throttled pair)
+bool g_count_stop = true;     // HCC_COUNT_STOP
+// Throttled regions whose count may stop, with their visits at the last turn.
+struct Counted {
+  uint32_t region;
+  uint64_t visits;
+  std::string name;
+};
+std::vector<Counted> g_counted;
+double g_last_cpu = -1;  // the process's CPU seconds at the last turn
 
 struct Sum {
   uint64_t visits = 0, incl = 0;
   bool recursive = false;
+  bool calls = false;  // a call path of it has a child: it calls an instrumented region
 };
 
 // Visits and inclusive ticks of closed visits per region id, over every
@@ -67,6 +95,10 @@ std::vector<Sum> region_sums() {
       const uint32_t r = n->region;
       if (r == 0 || int32_t(r) < 0) return;
       if (r >= sums.size()) sums.resize(size_t(r) + 1);
+      if (const Node *up = n->parent; up && up->region != 0 && int32_t(up->region) > 0) {
+        if (up->region >= sums.size()) sums.resize(size_t(up->region) + 1);
+        sums[up->region].calls = true;
+      }
       Sum &s = sums[r];
       // A fold link, or a call path open twice at once in recursion mode:
       // the function recursed (a leaf called inside a recursion has 1).
@@ -91,16 +123,59 @@ bool eligible(uint32_t r) {
   return region_info(r, &info) && info.kind == HCC_KIND_FUNCTION && !info.counted && info.name != "main";
 }
 
-void tick() {
-  if (!g_fast_events || g_pair_ns < 0) return;
+double process_cpu_seconds() {
+  timespec t;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return -1;
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// The counts of throttled regions that cost more than kStopShare of the CPU
+// time since the last turn stop; the rest carry their visits forward.
+void stop_costly_counts(const std::vector<Sum> &sums) {
+  const double cpu = process_cpu_seconds();
+  const double spent = g_last_cpu >= 0 && cpu >= 0 ? cpu - g_last_cpu : 0;
+  g_last_cpu = cpu;
+  std::vector<Counted> kept;
+  for (Counted &c : g_counted) {
+    const uint64_t now = c.region < sums.size() ? sums[c.region].visits : c.visits;
+    // Only a leaf: what a stopped region calls would hang below its caller,
+    // on a path the program never took (its frames are gone).
+    if (c.region < sums.size() && sums[c.region].calls) {
+      c.visits = now;
+      kept.push_back(std::move(c));
+      continue;
+    }
+    const double cost_s = double(now - std::min(now, c.visits)) * g_counted_ns * 1e-9;
+    if (spent > 0 && cost_s > kStopShare * spent && !stop_region_descriptors(c.region).empty()) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    " (count stopped at %" PRIu64 " visits: %.0f visits per CPU second at %.1f ns each cost %.1f%% of"
+                    " the CPU time, over %g%%)",
+                    now, double(now - c.visits) / spent, g_counted_ns, 100 * cost_s / spent, 100 * kStopShare);
+      record_count_stopped(c.name, now, buf);
+      continue;
+    }
+    c.visits = now;
+    kept.push_back(std::move(c));
+  }
+  g_counted = std::move(kept);
+}
+
+// Returns whether a region was throttled in this turn (its count is judged
+// at the next, which then comes after kFirstTick).
+bool tick() {
+  if (!g_fast_events || g_pair_ns < 0) return false;
   const std::vector<Sum> sums = region_sums();
+  if (g_count_stop) stop_costly_counts(sums);
+  bool throttled = false;
   for (uint32_t r = 1; r < sums.size(); ++r) {
     const Sum &s = sums[r];
     if (s.recursive || s.visits < kCalls || decided(r)) continue;
     if (g_pair_ns == 0) {
       const PairCost c = measure_pair_cost();
       g_pair_ns = c.ok && c.timed > 0 ? c.timed : -1;
-      if (g_pair_ns < 0) return;
+      g_counted_ns = std::max(c.throttled, kMinCountedNs);
+      if (g_pair_ns < 0) return false;
     }
     const double mean_ns = double(s.incl) * clock_seconds_per_tick() * 1e9 / double(s.visits);
     if (mean_ns >= kPairs * g_pair_ns) continue;
@@ -111,7 +186,10 @@ void tick() {
     std::snprintf(buf, sizeof buf, " (after %" PRIu64 " calls, %.3f us/call, under %g pairs of %.1f ns)", s.visits,
                   mean_ns * 1e-3, kPairs, g_pair_ns);
     record_throttled(name, s.visits, buf);
+    if (g_count_stop) g_counted.push_back({r, s.visits, name});
+    throttled = true;
   }
+  return throttled;
 }
 
 void *loop(void *) {
@@ -119,9 +197,9 @@ void *loop(void *) {
   timespec next;
   clock_gettime(CLOCK_MONOTONIC, &next);
   while (!g_thread.sleep_until(next = after(next, period))) {
-    tick();
+    const bool throttled = tick();
     clock_gettime(CLOCK_MONOTONIC, &next);  // the next turn a period after this one's end
-    period = period * 2 < kMaxTick ? period * 2 : kMaxTick;
+    period = throttled && g_count_stop ? kFirstTick : period * 2 < kMaxTick ? period * 2 : kMaxTick;
   }
   return nullptr;
 }
@@ -131,6 +209,7 @@ void after_fork_child() { g_thread.forget(); }
 }  // namespace
 
 void auto_throttle_start() {
+  g_count_stop = config::flag("HCC_COUNT_STOP", "stopping counts as by default (on)");
   if (g_thread.start(loop)) pthread_atfork(nullptr, nullptr, after_fork_child);  // else nothing is throttled
 }
 

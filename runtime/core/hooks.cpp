@@ -23,6 +23,8 @@
 #include "registry.hpp"
 #include "event_services.hpp"
 #include "selection.hpp"
+#include "site_patch.hpp"
+#include "thread_state.hpp"
 
 #define HCC_API extern "C" __attribute__((visibility("default")))
 #define HCC_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -202,8 +204,10 @@ __attribute__((noinline)) void exit_repair(ThreadState *ts, hcc_region_desc *d, 
 // takes a throttled node's time from its samples, not from its frames).
 // Everything unusual goes to the general path with the plain id.
 __attribute__((noinline)) void exit_general(hcc_region_desc *d, uint32_t region);
-__attribute__((noinline)) void exit_rare(hcc_region_desc *d, uint32_t region) {
+__attribute__((noinline)) void stopped_exit(hcc_region_desc *d, uint32_t region, uintptr_t ret);
+__attribute__((noinline)) void exit_rare(hcc_region_desc *d, uint32_t region, uintptr_t ret) {
   if (region == kExcludedId) return;
+  if (HCC_UNLIKELY(region & kStoppedBit)) return stopped_exit(d, region & ~(kThrottledBit | kStoppedBit), ret);
   const uint32_t id = region & ~kThrottledBit;
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
@@ -259,10 +263,35 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d, uint32_t region)
   }
 }
 
-// Unregistered (0), excluded (kExcludedId) or throttled (kThrottledBit)
-// descriptors: hcc_enter's one signed compare catches all three.
-__attribute__((noinline)) void enter_rare(hcc_region_desc *d, uint32_t region) {
+// The exit of a region whose count stopped (auto_throttle.cpp). A frame
+// of it is open on this thread when the visit began before the stop: closed
+// as any throttled frame (by the general path when not on top: frames above
+// it lost their exits). Otherwise this visit recorded nothing, and when this
+// is the only thread hcc ever saw, no visit anywhere has a frame for this
+// exit to close: the guard call that got here becomes a nop (site_patch.hpp).
+// With other threads it stays (one of them may be inside a visit that began
+// before the stop); those exits return here.
+__attribute__((noinline)) void stopped_exit(hcc_region_desc *d, uint32_t region, uintptr_t ret) {
+  ThreadState *ts = t_state;
+  if (!ts) return;
+  for (uint32_t depth = ts->depth; depth > 0; --depth)
+    if (frame_region(ts->stack[depth]) == region) {
+      if (depth != ts->depth || !exit_unclocked(ts, region)) exit_general(d, region);
+      return;
+    }
+  if (thread_states_created() == 1) patch_guard_call(ret, GuardKind::kExit);
+}
+
+// Unregistered (0), excluded (kExcludedId), throttled (kThrottledBit) or
+// stopped (kStoppedBit too) descriptors: hcc_enter's one signed compare
+// catches all four. A stopped region's enter records nothing and rewrites
+// the guard call that brought it here into a nop (site_patch.hpp).
+__attribute__((noinline)) void enter_rare(hcc_region_desc *d, uint32_t region, uintptr_t ret) {
   if (region == kExcludedId) return;
+  if (HCC_UNLIKELY(region & kStoppedBit)) {
+    patch_guard_call(ret, GuardKind::kEnter);
+    return;
+  }
   if (region != 0) return throttled_enter(d, region);
   enter_general(d);
 }
@@ -276,7 +305,9 @@ HCC_API void hcc_enter(hcc_region_desc *d) {
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
   // 0: first use; kExcludedId (~0): filtered; kThrottledBit set: throttled.
   // One compare: all three are <= 0 as an int32_t.
-  if (HCC_UNLIKELY(int32_t(region) <= 0)) return enter_rare(d, region);
+  // The return address: the guards and trampolines only tail-jump, so it is
+  // the instrumented function's, whose call a stopped region rewrites.
+  if (HCC_UNLIKELY(int32_t(region) <= 0)) return enter_rare(d, region, uintptr_t(__builtin_return_address(0)));
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return enter_general(d);
   uint32_t depth = ts->depth;
@@ -302,7 +333,7 @@ HCC_API void hcc_exit(hcc_region_desc *d) {
   // Filtered or throttled (both negative as an int32_t): one load, one
   // branch, no clock read here.
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
-  if (HCC_UNLIKELY(int32_t(region) < 0)) return exit_rare(d, region);
+  if (HCC_UNLIKELY(int32_t(region) < 0)) return exit_rare(d, region, uintptr_t(__builtin_return_address(0)));
   uint64_t t = fast_clock();  // first, so the work below is not charged to the region
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;

@@ -330,6 +330,7 @@ Profile build_local_profile(BuildFor what) {
     out.paradigm = region_paradigm(r.kind);
     out.role = region_role(r.kind);
     if (r.counted) out.descr = profile::kCountedRegionDescr;
+    else if (r.stopped) out.descr = profile::kCountStoppedRegionDescr;
     else if (r.throttled) out.descr = profile::kThrottledRegionDescr;
     p.regions.push_back(std::move(out));
   }

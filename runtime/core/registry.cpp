@@ -35,6 +35,7 @@ std::vector<std::vector<hcc_region_desc *>> &descriptors() {
 std::string str(const char *s) { return s ? s : ""; }
 
 FunctionRegisteredHook g_function_hook = nullptr;
+RegionStoppedHook g_stopped_hook = nullptr;
 
 }  // namespace
 
@@ -121,10 +122,11 @@ uint32_t register_region(hcc_region_desc *d, bool counted) {
     }
     if (id - 1 < descriptors().size()) {
       descriptors()[id - 1].push_back(d);
-      if (regions()[id - 1].throttled) {  // a twin of a throttled region
-        __atomic_store_n(&d->id, id | kThrottledBit, __ATOMIC_RELEASE);
+      if (regions()[id - 1].throttled) {  // a twin of a throttled (or stopped) region
+        const uint32_t v = id | kThrottledBit | (regions()[id - 1].stopped ? kStoppedBit : 0);
+        __atomic_store_n(&d->id, v, __ATOMIC_RELEASE);
         pthread_mutex_unlock(&g_lock);
-        return id | kThrottledBit;
+        return v;
       }
     }
     // Release: a thread that sees the id also sees the registry entry.
@@ -160,11 +162,31 @@ uint32_t register_depth_limit_region(uint32_t max_depth) {
 std::string throttle_region_descriptors(uint32_t id) {
   pthread_mutex_lock(&g_lock);
   std::string name;
-  if (id >= 1 && id < kThrottledBit && id - 1 < descriptors().size() && !regions()[id - 1].throttled) {
+  if (id >= 1 && id < kStoppedBit && id - 1 < descriptors().size() && !regions()[id - 1].throttled) {
     regions()[id - 1].throttled = true;
     for (hcc_region_desc *d : descriptors()[id - 1]) __atomic_store_n(&d->id, id | kThrottledBit, __ATOMIC_RELEASE);
     name = regions()[id - 1].name;
   }
+  pthread_mutex_unlock(&g_lock);
+  return name;
+}
+
+std::string stop_region_descriptors(uint32_t id) {
+  pthread_mutex_lock(&g_lock);
+  std::string name;
+  if (id >= 1 && id < kStoppedBit && id - 1 < descriptors().size() && regions()[id - 1].throttled &&
+      !regions()[id - 1].stopped) {
+    regions()[id - 1].stopped = true;
+    name = regions()[id - 1].name;
+  }
+  pthread_mutex_unlock(&g_lock);
+  if (name.empty()) return name;
+  // Sampling first: from the first visit without a frame on, its walks go
+  // through the function.
+  if (g_stopped_hook) g_stopped_hook(id);
+  pthread_mutex_lock(&g_lock);
+  for (hcc_region_desc *d : descriptors()[id - 1])
+    __atomic_store_n(&d->id, id | kThrottledBit | kStoppedBit, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&g_lock);
   return name;
 }
@@ -192,6 +214,7 @@ std::vector<RegionInfo> regions_snapshot() {
 }
 
 void set_function_registered_hook(FunctionRegisteredHook h) { g_function_hook = h; }
+void set_region_stopped_hook(RegionStoppedHook h) { g_stopped_hook = h; }
 
 void registry_lock() { pthread_mutex_lock(&g_lock); }
 void registry_unlock() { pthread_mutex_unlock(&g_lock); }

@@ -30,6 +30,8 @@ struct RegionInfo {
   // pushed without a clock. Set once; like a counted region, its time is
   // taken from its samples at a build (untimed_time.hpp).
   bool throttled = false;
+  // Its count stopped too (auto_throttle.cpp): its visits are a lower bound.
+  bool stopped = false;
 };
 
 // Slow path of hcc_enter: registers `d` once and returns the value now
@@ -52,6 +54,12 @@ uint32_t register_depth_limit_region(uint32_t max_depth) __attribute__((noinline
 // already.
 std::string throttle_region_descriptors(uint32_t id) __attribute__((noinline, cold));
 
+// Stops the count of throttled region `id` (descriptor value): its
+// descriptors, and those registered later, hold id | kThrottledBit |
+// kStoppedBit. Returns its name, or "" when it was not throttled, stopped
+// already or its id is too large to carry the bit.
+std::string stop_region_descriptors(uint32_t id) __attribute__((noinline, cold));
+
 // Whether the region with descriptor value `id` is an OpenMP construct
 // (HCC_KIND_OPENMP, HCC_KIND_OMP_*). Async-signal-safe (one atomic load):
 // the sampling handler asks it of the frame a sample hangs below. Ids past
@@ -70,6 +78,11 @@ bool region_info(uint32_t id, RegionInfo *out);
 // machine function calls hcc_enter. Set once at start-up.
 using FunctionRegisteredHook = void (*)(const hcc_region_desc *d);
 void set_function_registered_hook(FunctionRegisteredHook h);
+
+// Called (outside the registry lock) when a region's count stopped:
+// sampling walks through its function from then on. Set once at start-up.
+using RegionStoppedHook = void (*)(uint32_t id);
+void set_region_stopped_hook(RegionStoppedHook h);
 
 // Copy of every region, indexed by region id (= descriptor value - 1).
 std::vector<RegionInfo> regions_snapshot();

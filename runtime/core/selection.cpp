@@ -27,6 +27,7 @@
 #include "metrics.hpp"
 #include "thread_state.hpp"
 #include "config/config.hpp"
+#include "site_patch.hpp"
 
 namespace hcc::rt {
 
@@ -53,6 +54,7 @@ uint8_t *g_flags = nullptr;
 std::mutex g_throttle_lock;
 std::string *g_throttled_text = nullptr;  // "name (after N calls, X us/call); ..."
 std::string *g_throttled_calls = nullptr;  // "N name; ..." per throttled region
+std::string *g_stopped_text = nullptr;  // "name (count stopped at N visits: ...); ..."
 
 filter::Filter *names_filter(const char *var) {
   const char *v = config::nonempty(var);
@@ -154,9 +156,10 @@ bool selection_init() {
 }
 
 // The calibration's region id: positive as an int32_t (negative ids are
-// excluded or throttled, selection.hpp) and far above any registered region.
-constexpr uint32_t kCalibrationRegion = 0x7FFFFFF0u;
-constexpr uint32_t kCalibrationThrottled = 0x7FFFFFF1u;
+// excluded or throttled, selection.hpp), below kStoppedBit (a throttled one
+// with that bit is stopped) and far above any registered region.
+constexpr uint32_t kCalibrationRegion = 0x3FFFFFF0u;
+constexpr uint32_t kCalibrationThrottled = 0x3FFFFFF1u;
 
 // A scratch state, kept for the rest of the process like every thread's
 // state (arenas are never freed) and reachable from this list (one per
@@ -291,6 +294,10 @@ void selection_before_build() {
   std::lock_guard<std::mutex> lock(g_throttle_lock);
   if (g_throttled_text) set_profile_attr("hcc.throttled", *g_throttled_text);
   if (g_throttled_calls) set_profile_attr("hcc.throttled_calls", *g_throttled_calls);
+  if (g_stopped_text) {
+    set_profile_attr("hcc.count_stopped", *g_stopped_text);
+    set_profile_attr("hcc.stopped_sites", std::to_string(patched_guard_calls()));
+  }
 }
 
 const EventService kSelectionService = {selection_init, nullptr, nullptr, nullptr, nullptr, selection_before_build};
@@ -383,6 +390,14 @@ void record_throttled(const std::string &name, uint64_t timed_calls, const std::
   *g_throttled_text += name + evidence;
   if (!g_throttled_calls->empty()) *g_throttled_calls += "; ";
   *g_throttled_calls += std::to_string(timed_calls) + ' ' + name;
+}
+
+void record_count_stopped(const std::string &name, uint64_t visits, const std::string &evidence) {
+  (void)visits;  // in the evidence; the profile's nodes hold the visits per call path
+  std::lock_guard<std::mutex> lock(g_throttle_lock);
+  if (!g_stopped_text) g_stopped_text = new std::string;
+  if (!g_stopped_text->empty()) *g_stopped_text += "; ";
+  *g_stopped_text += name + evidence;
 }
 
 }  // namespace hcc::rt

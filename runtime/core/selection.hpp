@@ -33,6 +33,12 @@ constexpr uint32_t kPauseRegion = 0xFFFFFFFEu;
 // sign test sends both to exit_rare, which pops it without one. Region ids
 // stay below 2^31.
 constexpr uint32_t kThrottledBit = 0x80000000u;
+// A throttled region whose count stopped (auto_throttle.cpp) holds
+// id | kThrottledBit | kStoppedBit: still negative, so the same compares
+// send it to the rare paths, which record nothing and rewrite the guard call
+// that brought them there into a nop (site_patch.hpp). Only regions with ids
+// below kStoppedBit are stopped (kExcludedId has the bit too: tested first).
+constexpr uint32_t kStoppedBit = 0x40000000u;
 
 enum : uint8_t { kFlagSelect = 1, kFlagPrune = 2, kFlagThrottled = 4 };
 
@@ -64,6 +70,9 @@ PairCost measure_pair_cost() __attribute__((noinline, cold));
 // hcc.throttled_calls ("; " between regions: hcc-report's plans price their
 // visits with it).
 void record_throttled(const std::string &name, uint64_t timed_calls, const std::string &evidence);
+// A throttled region's count stopped at `visits`: "name evidence" joins the
+// attribute hcc.count_stopped (summary.txt lists it).
+void record_count_stopped(const std::string &name, uint64_t visits, const std::string &evidence);
 
 // General-path pieces (hooks.cpp). Only called when g_selective.
 void throttle_account(ThreadState *ts, uint32_t region, uint64_t ticks) __attribute__((noinline, cold));

@@ -24,6 +24,7 @@ __thread ThreadState *t_state __attribute__((tls_model("initial-exec"))) = nullp
 namespace {
 
 pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+uint32_t g_created = 0;  // thread states ever created (thread_states_created)
 pthread_key_t g_exit_key;
 pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
 
@@ -98,6 +99,7 @@ ThreadState *thread_state_create() {
   pthread_mutex_lock(&g_lock);
   ts->location = uint32_t(threads().size());
   threads().push_back(ts);
+  __atomic_fetch_add(&g_created, 1, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&g_lock);
 
   pthread_setspecific(g_exit_key, ts);
@@ -139,6 +141,8 @@ void close_frames(ThreadState *ts, uint32_t target, uint64_t t) {
   if (ts->depth > target) ts->depth = target;
   ts->overflow = 0;
 }
+
+uint32_t thread_states_created() { return __atomic_load_n(&g_created, __ATOMIC_ACQUIRE); }
 
 std::vector<ThreadState *> threads_snapshot() {
   pthread_mutex_lock(&g_lock);

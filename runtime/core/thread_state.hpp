@@ -114,6 +114,10 @@ void compute_fast_limit(ThreadState *ts);
 // trace and gmon.out takes its locations from here, so they agree.
 std::vector<ThreadState *> threads_snapshot();
 
+// How many thread states were ever created (a stopped region's exit asks
+// whether this thread is the only one that could hold a frame of it).
+uint32_t thread_states_created();
+
 // The OpenMP layer (pomp/team.cpp) calls this once per thread, in the first
 // parallel region of the outermost team it joins, with omp_get_thread_num().
 // The number is kept unless another thread holds it already (a pool that

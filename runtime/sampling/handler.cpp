@@ -281,7 +281,9 @@ Walk walk(Buffer *b, unw_cursor_t *c, uintptr_t *frames, int *n, int max, bool s
         return kOk;
       }
       if (start == anchor_function) return kOk;
-      if (is_instrumented_function(start)) {
+      // A stopped function has no frame by design: the walk goes on to the
+      // innermost open frame, keeping its frame as any uninstrumented one.
+      if (is_instrumented_function(start) && !is_stopped_function(start)) {
         // An instrumented function that is not the innermost open frame: a
         // counted leaf (no frame), a region excluded at run time, or its own
         // code outside its enter and exit. A sample's walk (`record_stop`)
@@ -403,6 +405,37 @@ void note_region_start(uint32_t region, uintptr_t start) {
 
 uintptr_t region_start(uint32_t region) {
   return region < kRegionStartCap ? __atomic_load_n(&g_region_start[region], __ATOMIC_ACQUIRE) : 0;
+}
+
+namespace {
+constexpr uint32_t kStoppedCap = 1u << 10;  // functions; beyond 3/4 full, new ones are not noted
+uintptr_t g_stopped[kStoppedCap];
+uint32_t g_stopped_used = 0;
+}  // namespace
+
+void note_stopped_function(uintptr_t start) {
+  if (!start) return;
+  pthread_mutex_lock(&g_instr_lock);
+  for (uint32_t s = hash_addr(start) & (kStoppedCap - 1);; s = (s + 1) & (kStoppedCap - 1)) {
+    const uintptr_t v = __atomic_load_n(&g_stopped[s], __ATOMIC_RELAXED);
+    if (v == start) break;
+    if (v == 0) {
+      if (g_stopped_used < kStoppedCap / 4 * 3) {
+        __atomic_store_n(&g_stopped[s], start, __ATOMIC_RELEASE);
+        ++g_stopped_used;
+      }
+      break;
+    }
+  }
+  pthread_mutex_unlock(&g_instr_lock);
+}
+
+bool is_stopped_function(uintptr_t start) {
+  for (uint32_t s = hash_addr(start) & (kStoppedCap - 1);; s = (s + 1) & (kStoppedCap - 1)) {
+    const uintptr_t v = __atomic_load_n(&g_stopped[s], __ATOMIC_ACQUIRE);
+    if (v == start) return true;
+    if (v == 0) return false;
+  }
 }
 
 bool is_instrumented_function(uintptr_t start) {

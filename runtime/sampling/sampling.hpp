@@ -128,6 +128,12 @@ bool in_hcc_code(uintptr_t ip);
 // handler), read lock-free by the handler.
 void note_instrumented_function(uintptr_t start);
 bool is_instrumented_function(uintptr_t start);
+// Instrumented functions whose count stopped (core/auto_throttle.cpp): they
+// push no frame any more, so a walk goes on through them to the innermost
+// open frame (their frames are kept, so a sample in a stopped function
+// called by another stays below it). Noted off the handler, read lock-free.
+void note_stopped_function(uintptr_t start);
+bool is_stopped_function(uintptr_t start);
 
 // A region of kind `sampled` pushed on the shadow stack (an MPI call's or an
 // OpenMP fork's unwound frames, mpi_callpath.cpp), or an instrumented

@@ -303,6 +303,7 @@ bool init() {
   scan_code_ranges();
   if (g_started_at_load) set_main_start(g_main = find_main());
   set_function_registered_hook(on_function_registered);
+  set_region_stopped_hook([](uint32_t region) { note_stopped_function(region_start(region)); });
   set_path_source(&kSampledPaths);
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);

@@ -1,11 +1,11 @@
 # Sourced by dilation_table.sh and truth_table.sh: the stand-ins of real codes
 # (standins/README.md) and how each is built and run.
-#   standins        their names, in the tables' order
+#   standins        their names, in the tables' order (BENCH_ONLY="a b": just those)
 #   describe NAME   sets src (absolute), lang (c or c++), flags (compile and
 #                   link), args (the measured run, ~1-2 s plain) and small
 #                   (the smoke tests' run); BENCH_SMALL=1 puts small in args
 # Needs $here, the directory of this file.
-standins="geometry xs_lookup btsolve pathtracer header_kernels memlookup blocking micro_lookup particles"
+standins=${BENCH_ONLY:-"geometry xs_lookup btsolve pathtracer header_kernels memlookup blocking micro_lookup particles"}
 
 describe() {
   flags=

@@ -4,8 +4,10 @@
 // hcc-report. What must hold whatever the machine's load: the cheap function
 // functions are throttled and named with their evidence (a leaf inside a
 // folded recursion too), every visit is still counted on its call path (the
-// two trees are equal), the costly, the recursive and the trunk functions
-// stay timed, and the program prints the same.
+// two trees are equal, with HCC_COUNT_STOP=off), the costly, the recursive
+// and the trunk functions stay timed, and the program prints the same. A
+// count that stops (the default) is a lower bound, says so, and moves
+// nothing.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -49,7 +51,8 @@ TEST(Throttle, ByDefaultACheapFunctionIsTimedNoMoreButEveryVisitCountedOnItsPath
   const RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + shell_quote(kProgram) + " -o " +
                           shell_quote(exe));
   ASSERT_EQ(b.status, 0) << b.err;
-  const RunResult on = run_in(dir, exe, "default", "");
+  // Every visit counted: the counts do not stop (HCC_COUNT_STOP, tested below).
+  const RunResult on = run_in(dir, exe, "default", "HCC_COUNT_STOP=off");
   ASSERT_EQ(on.status, 0) << on.err;
   const RunResult off = run_in(dir, exe, "off", "HCC_THROTTLE=off");
   ASSERT_EQ(off.status, 0) << off.err;
@@ -145,6 +148,65 @@ TEST(Throttle, AThrottledMiddleFunctionKeepsItsCalleesBelowIt) {
       b0 = e + std::string(" \u2192 ").size();
     }
     EXPECT_FALSE(all_measured) << "an instrumented path in one run only: " << line;
+  }
+}
+
+// A count that costs more than it tells stops (HCC_COUNT_STOP, on by
+// default): `probe`, a leaf of a few instructions called 20 M times, is
+// throttled, then its count stops: its visits are a lower bound (at least
+// the 100 000 it was judged on, fewer than it had) that every text view and
+// the JSON mark as one, the summary says when and why, and on x86-64 its
+// guard calls are nops now (hcc.stopped_sites). Its samples stay below the
+// function that called it (main, or outer, which calls it 5 M times later),
+// and the program prints what it prints with HCC_COUNT_STOP=off, where every
+// visit is counted.
+TEST(Throttle, ACountThatCostsMoreThanItTellsStopsAndIsShownAsALowerBound) {
+  const std::string dir = scratch_dir("throttle-count-stop");
+  const std::string exe = dir + "/app";
+  const RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " +
+                          shell_quote(std::string(HCC_FILTER_PROGRAMS) + "/count_stop.cpp") + " -o " +
+                          shell_quote(exe));
+  ASSERT_EQ(b.status, 0) << b.err;
+  const RunResult stop = run_in(dir, exe, "stop", "HCC_SAMPLING=1000");
+  ASSERT_EQ(stop.status, 0) << stop.err;
+  const RunResult all = run_in(dir, exe, "all", "HCC_COUNT_STOP=off");
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(stop.out, all.out);
+
+  const std::string summary = read_file(dir + "/out-stop/summary.txt");
+  const size_t at = summary.find("\n  probe(unsigned int) (count stopped at ");
+  ASSERT_NE(at, std::string::npos) << summary;
+  EXPECT_NE(summary.find("COUNTS STOPPED (throttled regions whose counting cost more than it told"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find(" visits per CPU second at ", at), std::string::npos) << summary;
+  const Profile p = Profile::load(dir + "/out-stop"), exact = Profile::load(dir + "/out-all");
+  EXPECT_EQ(exact.visits("main/probe"), 20000000);
+  EXPECT_EQ(exact.visits("main/outer"), 5000000);
+  EXPECT_GE(p.visits("main/probe"), 100000);
+  EXPECT_LT(p.visits("main/probe"), 20000000);
+  EXPECT_EQ(p.visits("main/nap_ms"), 2);  // what was not stopped stays exact
+  // The views: ≥ on the visits, with the legend line; JSON's flag.
+  const RunResult flat = run(shell_quote(report_bin()) + " " + shell_quote(dir + "/out-stop"));
+  ASSERT_EQ(flat.status, 0) << flat.err;
+  EXPECT_NE(flat.out.find("\u2265" + std::to_string(p.visits("main/probe")) + " "), std::string::npos) << flat.out;
+  EXPECT_NE(flat.out.find("\u2265 visits a lower bound (count stopped"), std::string::npos) << flat.out;
+  const RunResult json = run(shell_quote(report_bin()) + " --json " + shell_quote(dir + "/out-stop"));
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find("\"visits_lower_bound\":true"), std::string::npos) << json.out.substr(0, 2000);
+#if defined(__x86_64__)
+  // The attribute in the CUBE file's XML (an uncompressed member).
+  const std::string cube = read_file(dir + "/out-stop/profile.cubex");
+  const std::string key = "key=\"hcc.stopped_sites\" value=\"";
+  const size_t k = cube.find(key);
+  ASSERT_NE(k, std::string::npos);
+  EXPECT_GE(std::atoi(cube.c_str() + k + key.size()), 2) << "probe's enter and exit guard calls";
+#endif
+  // Every path is one the program took: probe below main or outer, outer
+  // below main.
+  for (const std::string &path : p.paths()) {
+    const size_t probe = path.find("probe");
+    if (probe != std::string::npos) EXPECT_TRUE(path == "main/probe" || path == "main/outer/probe") << path;
+    if (path.find("outer") != std::string::npos) EXPECT_EQ(path.rfind("main/outer", 0), 0u) << path;
   }
 }
 

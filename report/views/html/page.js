@@ -64,6 +64,7 @@
   const sampledWhy = (rid) => {
     const r = regions[rid];
     const how = r.counted ? 'counted (visits exact, no clock read)'
+      : r.visits_lower_bound ? 'throttled, count stopped (visits a lower bound: counting cost more than it told)'
       : r.throttled ? 'throttled (timed no more once cheap and frequent; visits exact)'
       : r.kind === 'sampled' ? 'found by sampling (not instrumented)' : 'not timed by hcc';
     return 'time from samples: ' + how;
@@ -225,7 +226,9 @@
     lines.push(esc(m.name) + ' exclusive: ' + esc(marked(fmtValue(x), s)));
     if (s && marksOn()) lines.push('<i>' + esc(sampledWhy(cps[id].region)) + '</i>');
     const visits = metricByName('visits');
-    if (visits && m.name !== 'visits') lines.push('visits: ' + esc(fmtValue(excl(id, visits), visits)));
+    if (visits && m.name !== 'visits')
+      lines.push('visits: ' + (regions[cps[id].region].visits_lower_bound ? '\u2265' : '') +
+                 esc(fmtValue(excl(id, visits), visits)));
     lines.push('<span style="color:#aaa">' + esc(pathOf(id)) + '</span>');
     return lines.join('<br>');
   }
@@ -328,7 +331,9 @@
       { title: m.name + ' inclusive', get: (r) => r.incl, show, tip },
       { title: '% of total (incl)', get: (r) => (total > 0 ? 100 * r.incl / total : 0),
         show: (v, r) => marked(v.toFixed(1), sampledRegion(r.region), m), tip },
-      { title: 'Visits', get: (r) => r.visits, show: (v) => String(v) },
+      // A stopped count is a lower bound: `≥`.
+      { title: 'Visits', get: (r) => r.visits,
+        show: (v, r) => (regions[r.region].visits_lower_bound ? '\u2265' : '') + String(v) },
       { title: 'Inclusive per visit', get: (r) => (r.visits > 0 ? r.incl / r.visits : 0), show, tip },
       { title: 'Call paths', get: (r) => r.paths, show: (v) => String(v) },
       // The base name keeps the table narrow; the full path is the cell's tooltip.
