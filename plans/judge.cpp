@@ -28,6 +28,7 @@ struct Measured {
   double count_total_ns = 0;
   double paid_total_ns = 0;  // what measuring it cost the run: less than the pairs when it was throttled
   bool has_children = false, recursive = false;
+  bool count_stopped = false;  // its count stopped in a run (HCC_COUNT_STOP): visits a lower bound
 };
 
 // The key regions are summed by across profiles: name and linker name.
@@ -244,6 +245,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     m.saving_s += (timed * pair_ns + rest_ns + kInlinedShare * own_total(1.0)) * 1e-9;
     m.has_children = m.has_children || child_calls[r] > 0;
     m.recursive = m.recursive || recursive[r];
+    m.count_stopped = m.count_stopped || hcc::profile::visits_lower_bound(reg);
     Verdict &v = names[region_key(reg)];
     v.name = reg.name, v.mangled = reg.mangled;
     // The evidence says so (cube/profile.hpp's rule, as every view marks it).
@@ -362,6 +364,20 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
     v.recursive = m.recursive;
     v.trunk = m.has_children && v.incl_share >= kTrunkShare;
     all_pairs_s += m.paid_total_ns * 1e-9;  // what the run paid: its time without them
+    // A count the run stopped: counting it cost more than 2% of the run,
+    // with no clock, so measuring it at all costs more than it tells. Left
+    // out whatever the rule says (its visits, a lower bound, and the time
+    // per call over them, an upper bound, cannot be judged by it); a leaf,
+    // or the run would not have stopped it.
+    // Its saving is what its visits cost the runs (the timed ones' pairs, the
+    // counted ones' lane): its own work, which the samples measured over
+    // visits that were not all counted, is not known per visit.
+    if (m.count_stopped && !m.has_children && !m.recursive) {
+      v.rule_matched = v.count_stopped = true;
+      v.saving_s = m.paid_total_ns * 1e-9;
+      j.picks.push_back(v);
+      continue;
+    }
     bool calls_ok = rule.calls_inclusive ? v.calls >= rule.calls_above : v.calls > rule.calls_above;
     bool usec_ok = rule.usec_inclusive ? v.usec_per_call <= rule.usec_below : v.usec_per_call < rule.usec_below;
     if (!calls_ok || !usec_ok) {
@@ -574,11 +590,18 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
   out += rule_line(rule) + cost_lines(j, rule.budget, true);
   // One line per decision, its evidence: calls, inclusive time per call, what
   // measuring it costs per call and in all, the profiles it came from.
-  for (const Verdict &v : j.picks)
+  for (const Verdict &v : j.picks) {
+    if (v.count_stopped) {  // its visits a lower bound, its time per call an upper one
+      out += "# left out " + one_line(v.name) + ": its count stopped (counting cost more than 2% of the run) after " +
+             count_text(v.calls) + " calls in " + joined(v.from) + ", at most " + fmt("%.3g", v.usec_per_call * 1e3) +
+             " ns per call" + from_samples(v) + "; measuring those cost about " + fmt("%.3g", v.saving_s) + " s\n";
+      continue;
+    }
     out += "# left out " + one_line(v.name) + ": " + fmt("%.3g", v.usec_per_call * 1e3) + " ns per call" +
            from_samples(v) + " over " + count_text(v.calls) + " calls in " + joined(v.from) + "; measuring it costs " +
            fmt("%.3g", v.pair_ns) + " ns per call, own work " + fmt("%.3g", v.own_ns) + " ns; saves about " +
            fmt("%.3g", v.saving_s) + " s\n";
+  }
   for (const Verdict &v : j.work)
     out += "# kept " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call" +
            from_samples(v) + " over " + count_text(v.calls) + " calls in " + joined(v.from) + ", is above " +

@@ -112,6 +112,7 @@ struct Verdict {
   bool rule_matched = false; // the rule's conditions hold
   bool kept_as_work = false; // matched, and its own work is above the line
   bool from_samples = false; // its time came from samples in some run (counted or throttled: no clock)
+  bool count_stopped = false; // its count stopped in some run: left out, its visits a lower bound
   std::vector<std::string> from;  // the profiles it was measured in
 };
 

@@ -345,3 +345,30 @@ TEST(SuggestFilterNumbers, ABudgetThatIsNoPercentageIsRefusedNamingIt) {
     EXPECT_NE(r.err.find("budget"), std::string::npos) << bad << ": " << r.err;
   }
 }
+
+// A count the run stopped (HCC_COUNT_STOP, cube/profile.hpp's description):
+// its visits are a lower bound and its time per call, 5 us over them, an
+// upper one, so the rule cannot judge it; counting it cost more than 2% of
+// the run, so it is left out whatever the rule says, and the plan says why.
+// Its saving is what its visits cost the run: 5000 timed pairs of 20 ns (no
+// hcc.throttled_calls: every visit priced at the pair), not its own work.
+TEST(PlanNumbers, ARegionWhoseCountStoppedIsLeftOutAndSaysWhy) {
+  TempDir d;
+  Profile p = pathtracer_like(0, "20.00", "10.00", 5000);
+  p.regions[kLeafHeavy].descr = kCountStoppedRegionDescr;
+  write_cubex(p, d.file("a.cubex"));
+  const ReportResult r = plan_of({d.file("a.cubex")}, d);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# left out leaf_heavy(int): its count stopped (counting cost more than 2% of the run) after "
+                       "5000 calls in " + d.file("a.cubex") + ", at most 5e+03 ns per call (time from samples); "
+                       "measuring those cost about 0.0001 s\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  EXCLUDE MANGLED _Zleaf_heavy(int)\n"), std::string::npos) << r.out;
+  // Without the stop, 5 us a call is work: kept.
+  p.regions[kLeafHeavy].descr = kThrottledRegionDescr;
+  write_cubex(p, d.file("b.cubex"));
+  const ReportResult kept = plan_of({d.file("b.cubex")}, d);
+  ASSERT_EQ(kept.status, 0) << kept.err;
+  EXPECT_EQ(kept.out.find("EXCLUDE MANGLED _Zleaf_heavy(int)"), std::string::npos) << kept.out;
+}
