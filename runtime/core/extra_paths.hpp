@@ -63,6 +63,16 @@ struct PathSource {
   void (*add)(ThreadState *ts, const std::vector<const Node *> &nodes, const std::vector<int> &parent,
               const std::vector<uint64_t> &incl, uint64_t now, std::vector<AddedPath> &out,
               std::vector<ExtraAdd> &adds);
+  // The extra counter holding the number of samples that landed on a node
+  // itself, the CPU time between two samples (ns), and the region of the
+  // `<not on CPU>` frame (registered on first use; the builder's off-CPU
+  // children, off_cpu.hpp).
+  int (*samples_metric)();
+  uint64_t (*interval_ns)();
+  uint32_t (*not_on_cpu_region)();
+  // The extra counter of the CPU ns of samples taken inside hcc's code
+  // (measurement_cpu), on the node that was the innermost open frame.
+  int (*measurement_metric)();
 };
 
 // Set once at start-up (services_init), read by every build; null = none.

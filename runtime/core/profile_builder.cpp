@@ -18,6 +18,7 @@
 #include "metrics.hpp"
 #include "registry.hpp"
 #include "thread_state.hpp"
+#include "off_cpu.hpp"
 #include "untimed_time.hpp"
 
 #ifndef HCC_VERSION
@@ -173,6 +174,57 @@ void time_untimed(ThreadNodes &t, size_t n_real, const std::vector<bool> &untime
   give_untimed_their_time(t.parent, untimed, own_ticks, t.incl);
 }
 
+// A timed function's time off the CPU as a child `<not on CPU>` of its
+// call path (off_cpu.hpp), once every node has its final time. Its own CPU
+// is what its samples measured on it: on the node itself, and inside hcc's
+// code while it was the innermost frame.
+void split_off_cpu(ThreadNodes &t, size_t n_real, const std::vector<bool> &timed_function) {
+  const PathSource *src = path_source();
+  const int cpu = src ? src->cpu_metric() : -1, count = src ? src->samples_metric() : -1;
+  const int measured = src ? src->measurement_metric() : -1;
+  const uint64_t interval = src ? src->interval_ns() : 0;
+  if (cpu < 0 || count < 0 || interval == 0) return;
+  const size_t n = t.nodes.size();
+  const double ticks_per_ns = 1e-9 / clock_seconds_per_tick();
+  std::vector<bool> eligible(n, false);
+  std::vector<uint64_t> own_ns(n, 0), own_samples(n, 0), own_ticks(n, 0);
+  uint64_t samples = 0;
+  for (size_t i = 0; i < n_real; ++i) {
+    const uint32_t r = t.nodes[i]->region - 1;
+    eligible[i] = r < timed_function.size() && timed_function[r];
+    own_ns[i] = t.nodes[i]->extra()[cpu] + (measured >= 0 ? t.nodes[i]->extra()[measured] : 0);
+    own_samples[i] = t.nodes[i]->extra()[count];
+  }
+  for (const ExtraAdd &a : t.extra_adds) {
+    if (a.node < 0 || size_t(a.node) >= n_real) continue;
+    if (a.metric == cpu || a.metric == measured) own_ns[size_t(a.node)] += a.amount;
+    if (a.metric == count) own_samples[size_t(a.node)] += a.amount;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    own_ticks[i] = uint64_t(double(own_ns[i]) * ticks_per_ns);
+    samples += own_samples[i];
+  }
+  for (size_t j = n_real; j < n; ++j) samples += t.nodes[j]->extra()[count];
+  if (samples == 0) return;  // no sample on this thread: nothing says what was on the CPU
+  const std::vector<OffCpuPart> parts =
+      off_cpu_parts(t.parent, t.incl, eligible, own_ticks, own_samples, double(interval) * ticks_per_ns);
+  if (parts.empty()) return;
+  const uint32_t region = src->not_on_cpu_region();
+  for (const OffCpuPart &part : parts) {
+    AddedPath a = AddedPath::make(extra_metric_count());
+    a.node()->region = region;
+    a.node()->parent = const_cast<Node *>(t.nodes[part.node]);
+    a.parent = int(part.node);
+    a.incl = part.ticks;
+    t.nodes.push_back(a.node());
+    t.parent.push_back(a.parent);
+    t.incl.push_back(a.incl);
+    t.recursive.push_back(0);
+    t.recursive_calls.push_back(0);
+    t.added.push_back(std::move(a));
+  }
+}
+
 ThreadNodes collect(ThreadState *ts, uint64_t now) {
   ThreadNodes t;
   // kForward entries are fold links, not call paths.
@@ -293,8 +345,11 @@ Profile build_local_profile(BuildFor what) {
   const std::vector<RegionInfo> regions = regions_snapshot();
   std::vector<bool> untimed_region(regions.size(), false);
   bool any_untimed = false;
-  for (size_t r = 0; r < regions.size(); ++r)
+  std::vector<bool> timed_function(regions.size(), false);  // its time off the CPU may be split off
+  for (size_t r = 0; r < regions.size(); ++r) {
     any_untimed |= untimed_region[r] = regions[r].counted || regions[r].throttled;
+    timed_function[r] = !untimed_region[r] && regions[r].kind == HCC_KIND_FUNCTION;
+  }
   const std::vector<ExtraMetric> extras = extra_metrics_snapshot();
   const RunInfo &run = run_info();
 
@@ -346,6 +401,7 @@ Profile build_local_profile(BuildFor what) {
     const size_t n_real = t.nodes.size();
     add_service_paths(ts, t, now);
     if (any_untimed || n_real < t.nodes.size()) time_untimed(t, n_real, untimed_region);
+    split_off_cpu(t, n_real, timed_function);
     dropped += ts->dropped;
     std::unordered_map<const Node *, int> global_of;
     t.global.assign(t.nodes.size(), -1);

@@ -48,13 +48,20 @@ uintptr_t page_size() {
 // One 8-byte store: a single instruction, whatever the address's alignment
 // (inside one cache line, so other processors see all of it or none).
 void store8(uintptr_t at, uint64_t v) { __asm__ volatile("movq %1, (%0)" : : "r"(at), "r"(v) : "memory"); }
+void store2(uintptr_t at, uint16_t v) { __asm__ volatile("movw %1, (%0)" : : "r"(at), "r"(v) : "memory"); }
+
+// `jmp .+5` from the call's first byte: eb 03, little-endian.
+constexpr uint16_t kJumpOver = 0x03eb;
 
 }  // namespace
 
 bool patch_guard_call(uintptr_t ret, GuardKind kind) {
   const uintptr_t site = ret - 5;
   const auto *code = reinterpret_cast<const uint8_t *>(site);
-  if (code[0] != 0xe8 || (site & 63) > 64 - 8) return false;
+  // The store must lie inside one cache line: eight bytes (the nop and the
+  // three after it) where they fit, else two (a short jump over the rest of
+  // the call, as XRay's sleds do), else none.
+  if (code[0] != 0xe8 || (site & 63) > 64 - 2) return false;
   int32_t disp;
   std::memcpy(&disp, code + 1, sizeof disp);
   if (!is_guard(reinterpret_cast<const uint8_t *>(ret + uintptr_t(intptr_t(disp))), kind)) return false;
@@ -69,10 +76,14 @@ bool patch_guard_call(uintptr_t ret, GuardKind kind) {
     if (mprotect(pages, end - first, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
       g_refused = true;
     } else {
-      uint64_t word;
-      std::memcpy(&word, code, sizeof word);
-      std::memcpy(&word, kNop5, sizeof kNop5);  // little-endian: the first five bytes
-      store8(site, word);
+      if ((site & 63) <= 64 - 8) {
+        uint64_t word;
+        std::memcpy(&word, code, sizeof word);
+        std::memcpy(&word, kNop5, sizeof kNop5);  // little-endian: the first five bytes
+        store8(site, word);
+      } else {
+        store2(site, kJumpOver);
+      }
       // Text segments are mapped read and execute (the site is in an
       // instrumented object's text, the guard's target checked above).
       mprotect(pages, end - first, PROT_READ | PROT_EXEC);

@@ -14,10 +14,11 @@
 // return address are `call rel32`, and its target is one of bind.h's guard
 // stubs, byte for byte. The store is one 8-byte write inside one cache line
 // (atomic on x86-64 for a processor fetching those bytes: it runs the old
-// call or the nop, never a mix), with the page writable only for that store
-// and one thread at a time. A site that is not certain, a store that would
-// cross a cache line, or a page mprotect refuses (W^X policies) keeps its
-// call: the region's hooks then return at their first tests, as before.
+// call or the nop, never a mix), or, where eight bytes would cross a line,
+// a 2-byte short jump over the call's other three bytes; the page writable
+// only for that store and one thread at a time. A site that is not certain,
+// a call in a line's last byte, or a page mprotect refuses (W^X policies)
+// keeps its call: the region's hooks then return at their first tests.
 // x86-64 ELF only (bind.h's guards exist only there).
 #pragma once
 

@@ -406,6 +406,14 @@ uint64_t samples_taken() {
   return taken;
 }
 
-const PathSource kSampledPaths = {cpu_metric, samples_taken, prepare, add};
+uint32_t not_on_cpu_region() {
+  pthread_mutex_lock(&g_lock);
+  const uint32_t r = func_region(kNotOnCpuFrame);
+  pthread_mutex_unlock(&g_lock);
+  return r;
+}
+
+const PathSource kSampledPaths = {cpu_metric,  samples_taken,     prepare,           add, samples_metric,
+                                  interval_ns, not_on_cpu_region, measurement_metric};
 
 }  // namespace hcc::rt::sampling

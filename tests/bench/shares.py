@@ -28,11 +28,11 @@ libraries' row instead. Both sides fold names alike
   - an OpenMP construct is its enclosing function's: perf sees the outlined
     body as `fn._omp_fn.N` (folded into `fn`), hcc as a `!$omp ...` region
     below `fn` (folded into the nearest region above that is not a construct).
-hcc's time of `<not on CPU>` (time no sample explains, outside every frame)
-is left out of its total: perf's cpu-clock sees only time on the CPU. Time
-off the CPU inside a frame (a blocking call, waiting for a core on a busy
-machine) stays in hcc's figures; the note compares the profile's time with
-the run's CPU time (CPUFILE) to show how much there is.
+hcc's time of `<not on CPU>` (time no sample explains: outside every frame,
+or a timed function's time off the CPU, its child) is left out of its total:
+perf's cpu-clock sees only time on the CPU. Time off the CPU that hcc could
+not tell from sampling noise stays in hcc's figures; the note compares the
+profile's time with the run's CPU time (CPUFILE) to show how much there is.
 """
 import glob
 import json

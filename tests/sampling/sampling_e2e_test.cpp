@@ -161,8 +161,10 @@ TEST_F(Hybrid, SamplesAreCountedWhereTheyLand) {
   EXPECT_GT(sum(*prof_, paths["main/work/spin_direct"], "samples", "excl"), 8) << unpreempted_note();
   // busy() is instrumented and calls nothing: its samples are its own.
   EXPECT_GT(sum(*prof_, paths["main/busy"], "samples", "excl"), 15) << unpreempted_note();
+  // (Its time off the CPU on a busy machine, waiting for a core, may be a
+  // child <not on CPU>, "CPU>" in Profile's short names: not a frame.)
   for (const auto &[p, ids] : paths)
-    if (p.rfind("main/busy/", 0) == 0) ADD_FAILURE() << "sampled frame above busy(): " << p;
+    if (p.rfind("main/busy/", 0) == 0 && p != "main/busy/CPU>") ADD_FAILURE() << "sampled frame above busy(): " << p;
 }
 
 TEST_F(Hybrid, FailedUnwindsAreCountedInAVisibleRegion) {
@@ -243,7 +245,8 @@ TEST_F(Hybrid, MeasuredAndSampledTimeAddUpToTheThreadsTime) {
 // A round sorts (sampled, uninstrumented) and then blocks 3 ms in poll():
 // the sampled call gets the CPU time its samples stand for, which must match
 // the CPU time the program measured around its own calls, and the blocked
-// time stays with rounds, the instrumented frame it happened in. (Shares by
+// time stays with rounds, the instrumented frame it happened in, as its
+// child <not on CPU>. (Shares by
 // sample counts gave the sort the blocked time too: 5.4x its CPU.) At about
 // 250 samples per CPU second the sorts get ~150 samples; each weighs the
 // thread's CPU time since the one before, so 25% is many standard errors.
@@ -268,9 +271,17 @@ TEST(Sampling, SampledTimeIsTheCpuTimeItStandsForNotTheBlockedTime) {
   for (const auto &[path, cps] : paths)
     if (path.rfind("main/rounds/sort_block", 0) == 0) sampled_cpu += sum(p, cps, "sampled_cpu", "excl");
   EXPECT_NEAR(sampled_cpu, t_sort, 0.05 * t_sort + 1e-3);
-  // The 3 ms blocks are rounds' own time, not anything sampled.
+  // The 3 ms blocks stay with rounds, not with anything sampled: its time
+  // off the CPU, a child <not on CPU> of its call path (off_cpu.hpp), holds
+  // them; rounds' own exclusive time is what it computed (a few loops).
+  double off_cpu = 0;
+  for (const auto &[path, cps] : paths)
+    // (Profile::short_name keeps "CPU>" of "<not on CPU>".)
+    if (path.rfind("main/rounds/", 0) == 0 && path.find("CPU>") != std::string::npos)
+      off_cpu += sum(p, cps, "time", "incl");
+  EXPECT_GT(off_cpu, 0.9 * wall_poll) << r.err << ::testing::PrintToString(p.paths());
   const double rounds_excl = sum(p, paths["main/rounds"], "time", "excl");
-  EXPECT_GT(rounds_excl, 0.9 * wall_poll) << r.err;
+  EXPECT_LT(rounds_excl, 0.25 * wall_poll) << r.err;
 }
 
 // Builds programs/`source` through hcc with --hcc-functions=none (`compiler`
@@ -371,8 +382,8 @@ TEST(Sampling, CopiesOfAnInstrumentedFunctionAreThatFunction) {
                  all = sum(p, paths["main/heavy"], "samples", "incl");
     ASSERT_GT(all, 40) << debug << unpreempted_note();
     EXPECT_NEAR(heavy / all, 96.0 / 124, 0.12) << debug << ": " << heavy << " of " << all << " samples";
-    for (const std::string &path : p.paths())
-      EXPECT_EQ(path.rfind("main/heavy/light/", 0), std::string::npos) << path;
+    for (const std::string &path : p.paths())  // (its time off the CPU aside: not a frame)
+      if (path != "main/heavy/light/CPU>") EXPECT_EQ(path.rfind("main/heavy/light/", 0), std::string::npos) << path;
     const double light = sum(p, paths["main/heavy/light"], "samples", "excl");
     EXPECT_NEAR(light / all, 28.0 / 124, 0.12) << debug << ": " << light << " of " << all << " samples";
   }
