@@ -99,6 +99,9 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d, uint32_t region) {
   ++ts->general_enters;  // testing::general_enters
   if (region == 0) region = register_region(d);
   if (HCC_UNLIKELY(region == kExcludedId)) return;
+  // A twin of a stopped region, registered just now (registry.cpp): nothing
+  // to record; its next call comes through enter_rare, which rewrites it.
+  if (HCC_UNLIKELY((region & (kThrottledBit | kStoppedBit)) == (kThrottledBit | kStoppedBit))) return;
   region &= ~kThrottledBit;  // throttled: its frame as any other's, its clock ignored
   // hcc_pause: skipped, counted so their exits are recognised (exit_repair).
   if (HCC_UNLIKELY(ts->pause_count)) {

@@ -144,7 +144,10 @@ uint32_t find_region(hcc_region_desc *d) {
     auto it = by_key().find(key_of(info_of(d)));
     if (it != by_key().end()) {
       id = it->second;
-      __atomic_store_n(&d->id, id, __ATOMIC_RELEASE);
+      // A twin of a throttled or stopped region stays one.
+      const RegionInfo &r = regions()[id - 1];
+      __atomic_store_n(&d->id, id | (r.throttled ? kThrottledBit : 0) | (r.stopped ? kStoppedBit : 0),
+                       __ATOMIC_RELEASE);
     }
   }
   pthread_mutex_unlock(&g_lock);

@@ -210,5 +210,34 @@ TEST(Throttle, ACountThatCostsMoreThanItTellsStopsAndIsShownAsALowerBound) {
   }
 }
 
+// A twin of a stopped region (the same static function compiled into two
+// files: two descriptors, one region) registered after the stop records
+// nothing and is rewritten too: before, its first enter pushed a frame of a
+// region id with the stop bit in it. The program runs to its end with the
+// output of HCC_COUNT_STOP=off, twin_probe's visits stay a lower bound (no
+// more than both files' 25 M calls), and later_calls, which calls it, is on
+// the path below main.
+TEST(Throttle, ATwinOfAStoppedRegionRegisteredLaterRecordsNothing) {
+  const std::string dir = scratch_dir("throttle-count-stop-twin");
+  const std::string exe = dir + "/app";
+  const std::string programs = HCC_FILTER_PROGRAMS;
+  const RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " +
+                          shell_quote(programs + "/count_stop_twin_a.c") + " " +
+                          shell_quote(programs + "/count_stop_twin_b.c") + " -o " + shell_quote(exe));
+  ASSERT_EQ(b.status, 0) << b.err;
+  const RunResult stop = run_in(dir, exe, "stop", "");
+  ASSERT_EQ(stop.status, 0) << stop.err;
+  const RunResult all = run_in(dir, exe, "all", "HCC_COUNT_STOP=off");
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(stop.out, all.out);
+  const std::string summary = read_file(dir + "/out-stop/summary.txt");
+  ASSERT_NE(summary.find("\n  twin_probe (count stopped at "), std::string::npos) << summary;
+  const Profile p = Profile::load(dir + "/out-stop"), exact = Profile::load(dir + "/out-all");
+  EXPECT_EQ(exact.total_visits("twin_probe"), 25000000);
+  EXPECT_LT(p.total_visits("twin_probe"), 25000000);
+  EXPECT_EQ(p.visits("main/later_calls"), 1);
+  for (const std::string &path : p.paths()) EXPECT_EQ(path.find("twin_probe/"), std::string::npos) << path;
+}
+
 }  // namespace
 }  // namespace hcc::e2e
