@@ -18,17 +18,17 @@
 // reaches 100 000 visits, so a short program pays nothing.
 //
 // Counting has a price too: a throttled visit runs the guard, the trampoline
-// and the counted lane (~3.5 ns), and in a memory-bound loop those
+// and the counted lane (~7 ns here), and in a memory-bound loop those
 // instructions crowd out the next iterations' loads. So once a throttled
 // function's counted visits cost more than kStopShare of the process's CPU
-// time between two turns (visits x the counted pair measured with the timed
-// one), its count stops (HCC_COUNT_STOP, on by default): its descriptors get
-// kStoppedBit, its hooks record nothing and each guard call through which
-// one arrives becomes a nop (site_patch.hpp). Only leaves stop (no call path
-// of it has a child yet): a callee of a stopped region would hang below its
-// caller. Its visits are then the count
-// at the stop, a lower bound the profile says is one (hcc.count_stopped, the
-// region's description); the samples carry its time as before.
+// time between two turns (visits x the throttled pair measured with the
+// timed one), its count stops (HCC_COUNT_STOP, on by default): its
+// descriptors get kStoppedBit, its hooks record nothing and each guard call
+// through which one arrives becomes a nop (site_patch.hpp). Only leaves stop
+// (no call path of it has a child yet): a callee of a stopped region would
+// hang below its caller. Its visits are then the count at the stop, a lower
+// bound the profile says is one (hcc.count_stopped, the region's
+// description); the samples carry its time as before.
 //
 // Left alone: `main`, OpenMP, MPI and user regions (not functions), counted
 // regions, and recursive functions (a fold link, or a call path open twice at
