@@ -41,6 +41,9 @@ inline constexpr const char *kLowerBoundMark = "\u2265";
 inline constexpr const char *kLowerBoundLegend =
     "\u2265 visits a lower bound (count stopped: counting cost more than it told)";
 
+// A time per visit over such visits is an upper bound: `≤` before it.
+inline constexpr const char *kUpperBoundMark = "\u2264";
+
 inline bool path_visits_lower_bound(const Profile &p, std::size_t c) {
   return visits_lower_bound(p.regions[static_cast<std::size_t>(p.cnodes[c].region)]);
 }

@@ -235,7 +235,7 @@ std::string flat_text(const View &v) {
         visits_marked(fmt::format("{:.0f}", row.calls), lower_bound),
         visits_marked(fmt::format("{:.0f}", row.subrs), row.subrs_lower_bound),
         // Over a lower bound of visits, an upper bound.
-        (lower_bound ? "\u2264" : "") +
+        (lower_bound ? kUpperBoundMark : "") +
             marked(fmt::format("{:.3f}", row.calls > 0 ? row.incl * 1e6 / row.calls : 0.0), sampled),
     };
     for (std::size_t k = 0; k < v.extra.size(); ++k) {
@@ -332,11 +332,11 @@ std::string tree_text(const View &v, std::size_t max_paths = 0) {
         // time plus its children's.
         const bool sampled = path_time_from_samples(p, cc) && v.time >= 0;
         any_marked |= sampled;
+        const bool lower_bound = path_visits_lower_bound(p, cc);
+        any_lower_bound |= lower_bound;
         std::vector<std::string> cells = {marked(fmt::format("{:.3f}", v.incl_sec(cc) * 1e3), sampled),
                                           marked(fmt::format("{:.3f}", v.excl_sec(cc) * 1e3), sampled),
-                                          visits_marked(fmt::format("{:.0f}", v.visits_of(cc)),
-                                                        path_visits_lower_bound(p, cc))};
-        any_lower_bound |= path_visits_lower_bound(p, cc);
+                                          visits_marked(fmt::format("{:.0f}", v.visits_of(cc)), lower_bound)};
         for (int m : v.extra) {
           const std::size_t mm = static_cast<std::size_t>(m);
           cells.push_back(format_value(v.incl[mm][cc], p.metrics[mm].dtype));

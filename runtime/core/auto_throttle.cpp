@@ -138,21 +138,17 @@ void stop_costly_counts(const std::vector<Sum> &sums) {
   std::vector<Counted> kept;
   for (Counted &c : g_counted) {
     const uint64_t now = c.region < sums.size() ? sums[c.region].visits : c.visits;
+    const double cost_s = double(now - std::min(now, c.visits)) * g_counted_ns * 1e-9;
     // Only a leaf: what a stopped region calls would hang below its caller,
     // on a path the program never took (its frames are gone).
-    if (c.region < sums.size() && sums[c.region].calls) {
-      c.visits = now;
-      kept.push_back(std::move(c));
-      continue;
-    }
-    const double cost_s = double(now - std::min(now, c.visits)) * g_counted_ns * 1e-9;
-    if (spent > 0 && cost_s > kStopShare * spent && !stop_region_descriptors(c.region).empty()) {
+    const bool leaf = c.region >= sums.size() || !sums[c.region].calls;
+    if (leaf && spent > 0 && cost_s > kStopShare * spent && !stop_region_descriptors(c.region).empty()) {
       char buf[200];
       std::snprintf(buf, sizeof buf,
                     " (count stopped at %" PRIu64 " visits: %.0f visits per CPU second at %.1f ns each cost %.1f%% of"
                     " the CPU time, over %g%%)",
                     now, double(now - c.visits) / spent, g_counted_ns, 100 * cost_s / spent, 100 * kStopShare);
-      record_count_stopped(c.name, now, buf);
+      record_count_stopped(c.name + buf);
       continue;
     }
     c.visits = now;

@@ -101,7 +101,7 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d, uint32_t region) {
   if (HCC_UNLIKELY(region == kExcludedId)) return;
   // A twin of a stopped region, registered just now (registry.cpp): nothing
   // to record; its next call comes through enter_rare, which rewrites it.
-  if (HCC_UNLIKELY((region & (kThrottledBit | kStoppedBit)) == (kThrottledBit | kStoppedBit))) return;
+  if (HCC_UNLIKELY(is_stopped_value(region))) return;
   region &= ~kThrottledBit;  // throttled: its frame as any other's, its clock ignored
   // hcc_pause: skipped, counted so their exits are recognised (exit_repair).
   if (HCC_UNLIKELY(ts->pause_count)) {
@@ -210,7 +210,7 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d, uint32_t region)
 __attribute__((noinline)) void stopped_exit(hcc_region_desc *d, uint32_t region, uintptr_t ret);
 __attribute__((noinline)) void exit_rare(hcc_region_desc *d, uint32_t region, uintptr_t ret) {
   if (region == kExcludedId) return;
-  if (HCC_UNLIKELY(region & kStoppedBit)) return stopped_exit(d, region & ~(kThrottledBit | kStoppedBit), ret);
+  if (HCC_UNLIKELY(is_stopped_value(region))) return stopped_exit(d, region & ~(kThrottledBit | kStoppedBit), ret);
   const uint32_t id = region & ~kThrottledBit;
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
@@ -291,7 +291,7 @@ __attribute__((noinline)) void stopped_exit(hcc_region_desc *d, uint32_t region,
 // the guard call that brought it here into a nop (site_patch.hpp).
 __attribute__((noinline)) void enter_rare(hcc_region_desc *d, uint32_t region, uintptr_t ret) {
   if (region == kExcludedId) return;
-  if (HCC_UNLIKELY(region & kStoppedBit)) {
+  if (HCC_UNLIKELY(is_stopped_value(region))) {
     patch_guard_call(ret, GuardKind::kEnter);
     return;
   }

@@ -116,19 +116,34 @@ struct ThreadNodes {
   std::vector<ExtraAdd> extra_adds;  // and what it adds to the nodes' own counters
 };
 
+// Makes an added path one of the thread's nodes for this build.
+void append_node(ThreadNodes &t, const AddedPath &a) {
+  t.nodes.push_back(a.node());
+  t.parent.push_back(a.parent);
+  t.incl.push_back(a.incl);
+  t.recursive.push_back(0);  // added paths are never fold targets
+  t.recursive_calls.push_back(0);
+}
+
 // Appends the call paths a service adds below this thread's nodes
 // (sampling): their nodes exist only for this build.
 void add_service_paths(ThreadState *ts, ThreadNodes &t, uint64_t now) {
   const PathSource *src = path_source();
   if (!src) return;
   src->add(ts, t.nodes, t.parent, t.incl, now, t.added, t.extra_adds);
-  for (const AddedPath &a : t.added) {
-    t.nodes.push_back(a.node());
-    t.parent.push_back(a.parent);
-    t.incl.push_back(a.incl);
-    t.recursive.push_back(0);  // sampled paths are never fold targets
-    t.recursive_calls.push_back(0);
-  }
+  for (const AddedPath &a : t.added) append_node(t, a);
+}
+
+// Per real node, what the service counted on the node itself in extra
+// counter `metric` (its own counters and this build's ExtraAdds); zeros for
+// a metric < 0.
+std::vector<uint64_t> own_counts(const ThreadNodes &t, size_t n_real, int metric) {
+  std::vector<uint64_t> own(t.nodes.size(), 0);
+  if (metric < 0) return own;
+  for (size_t i = 0; i < n_real; ++i) own[i] = t.nodes[i]->extra()[metric];
+  for (const ExtraAdd &a : t.extra_adds)
+    if (a.metric == metric && a.node >= 0 && size_t(a.node) < n_real) own[size_t(a.node)] += a.amount;
+  return own;
 }
 
 // Inclusive values under recursion folding (fold.hpp): a node's own
@@ -156,14 +171,11 @@ void time_untimed(ThreadNodes &t, size_t n_real, const std::vector<bool> &untime
   const int cpu = src ? src->cpu_metric() : -1;
   const double ticks_per_ns = 1e-9 / clock_seconds_per_tick();
   std::vector<bool> untimed(n, false);
-  std::vector<uint64_t> own_ns(n, 0);
+  std::vector<uint64_t> own_ns = own_counts(t, n_real, cpu);  // read for untimed nodes only
   for (size_t i = 0; i < n_real; ++i) {
     const uint32_t r = t.nodes[i]->region - 1;
     untimed[i] = r < untimed_region.size() && untimed_region[r];
-    if (untimed[i] && cpu >= 0) own_ns[i] = t.nodes[i]->extra()[cpu];
   }
-  for (const ExtraAdd &a : t.extra_adds)
-    if (a.metric == cpu && a.node >= 0 && size_t(a.node) < n_real) own_ns[size_t(a.node)] += a.amount;
   for (size_t j = 0; j < t.added.size(); ++j) {
     untimed[n_real + j] = t.added[j].from_samples;
     own_ns[n_real + j] = t.added[j].own_ns;
@@ -187,24 +199,18 @@ void split_off_cpu(ThreadNodes &t, size_t n_real, const std::vector<bool> &timed
   const size_t n = t.nodes.size();
   const double ticks_per_ns = 1e-9 / clock_seconds_per_tick();
   std::vector<bool> eligible(n, false);
-  std::vector<uint64_t> own_ns(n, 0), own_samples(n, 0), own_ticks(n, 0);
-  uint64_t samples = 0;
   for (size_t i = 0; i < n_real; ++i) {
     const uint32_t r = t.nodes[i]->region - 1;
     eligible[i] = r < timed_function.size() && timed_function[r];
-    own_ns[i] = t.nodes[i]->extra()[cpu] + (measured >= 0 ? t.nodes[i]->extra()[measured] : 0);
-    own_samples[i] = t.nodes[i]->extra()[count];
   }
-  for (const ExtraAdd &a : t.extra_adds) {
-    if (a.node < 0 || size_t(a.node) >= n_real) continue;
-    if (a.metric == cpu || a.metric == measured) own_ns[size_t(a.node)] += a.amount;
-    if (a.metric == count) own_samples[size_t(a.node)] += a.amount;
-  }
+  const std::vector<uint64_t> own_cpu = own_counts(t, n_real, cpu), own_measuring = own_counts(t, n_real, measured),
+                              own_samples = own_counts(t, n_real, count);
+  std::vector<uint64_t> own_ticks(n, 0);
+  uint64_t samples = 0;
   for (size_t i = 0; i < n; ++i) {
-    own_ticks[i] = uint64_t(double(own_ns[i]) * ticks_per_ns);
-    samples += own_samples[i];
+    own_ticks[i] = uint64_t(double(own_cpu[i] + own_measuring[i]) * ticks_per_ns);
+    samples += i < n_real ? own_samples[i] : t.nodes[i]->extra()[count];
   }
-  for (size_t j = n_real; j < n; ++j) samples += t.nodes[j]->extra()[count];
   if (samples == 0) return;  // no sample on this thread: nothing says what was on the CPU
   const std::vector<OffCpuPart> parts =
       off_cpu_parts(t.parent, t.incl, eligible, own_ticks, own_samples, double(interval) * ticks_per_ns);
@@ -216,11 +222,7 @@ void split_off_cpu(ThreadNodes &t, size_t n_real, const std::vector<bool> &timed
     a.node()->parent = const_cast<Node *>(t.nodes[part.node]);
     a.parent = int(part.node);
     a.incl = part.ticks;
-    t.nodes.push_back(a.node());
-    t.parent.push_back(a.parent);
-    t.incl.push_back(a.incl);
-    t.recursive.push_back(0);
-    t.recursive_calls.push_back(0);
+    append_node(t, a);
     t.added.push_back(std::move(a));
   }
 }

@@ -392,12 +392,11 @@ void record_throttled(const std::string &name, uint64_t timed_calls, const std::
   *g_throttled_calls += std::to_string(timed_calls) + ' ' + name;
 }
 
-void record_count_stopped(const std::string &name, uint64_t visits, const std::string &evidence) {
-  (void)visits;  // in the evidence; the profile's nodes hold the visits per call path
+void record_count_stopped(const std::string &line) {
   std::lock_guard<std::mutex> lock(g_throttle_lock);
   if (!g_stopped_text) g_stopped_text = new std::string;
   if (!g_stopped_text->empty()) *g_stopped_text += "; ";
-  *g_stopped_text += name + evidence;
+  *g_stopped_text += line;
 }
 
 }  // namespace hcc::rt

@@ -39,6 +39,10 @@ constexpr uint32_t kThrottledBit = 0x80000000u;
 // that brought them there into a nop (site_patch.hpp). Only regions with ids
 // below kStoppedBit are stopped (kExcludedId has the bit too: tested first).
 constexpr uint32_t kStoppedBit = 0x40000000u;
+// Whether descriptor value `v` is a stopped region's (not kExcludedId).
+inline bool is_stopped_value(uint32_t v) {
+  return v != kExcludedId && (v & (kThrottledBit | kStoppedBit)) == (kThrottledBit | kStoppedBit);
+}
 
 enum : uint8_t { kFlagSelect = 1, kFlagPrune = 2, kFlagThrottled = 4 };
 
@@ -70,9 +74,9 @@ PairCost measure_pair_cost() __attribute__((noinline, cold));
 // hcc.throttled_calls ("; " between regions: hcc-report's plans price their
 // visits with it).
 void record_throttled(const std::string &name, uint64_t timed_calls, const std::string &evidence);
-// A throttled region's count stopped at `visits`: "name evidence" joins the
-// attribute hcc.count_stopped (summary.txt lists it).
-void record_count_stopped(const std::string &name, uint64_t visits, const std::string &evidence);
+// A throttled region's count stopped: `line` ("name (count stopped at N
+// visits: ...)") joins the attribute hcc.count_stopped (summary.txt lists it).
+void record_count_stopped(const std::string &line);
 
 // General-path pieces (hooks.cpp). Only called when g_selective.
 void throttle_account(ThreadState *ts, uint32_t region, uint64_t ticks) __attribute__((noinline, cold));

@@ -81,16 +81,46 @@ int add_ranges(struct dl_phdr_info *info, size_t, void *system) {
   return 0;
 }
 
-// --- the set of instrumented function starts ------------------------------
-constexpr uint32_t kInstrCap = 1u << 15;  // functions; beyond 3/4 full, new ones are not noted
-uintptr_t g_instr[kInstrCap];
-uint32_t g_instr_used = 0;
-pthread_mutex_t g_instr_lock = PTHREAD_MUTEX_INITIALIZER;
-
 inline uint32_t hash_addr(uintptr_t a) {
   uint64_t x = uint64_t(a) * 0x9E3779B97F4A7C15ull;
   return uint32_t(x >> 32);
 }
+
+// --- sets of function starts (instrumented ones, stopped ones) --------------
+// Open addressing, filled under one lock outside any handler, read lock-free
+// by the handler; beyond 3/4 full, new starts are not noted.
+pthread_mutex_t g_instr_lock = PTHREAD_MUTEX_INITIALIZER;
+
+template <uint32_t Cap>
+struct StartSet {
+  uintptr_t slot[Cap];
+  uint32_t used;
+  void add(uintptr_t start) {
+    if (!start) return;
+    pthread_mutex_lock(&g_instr_lock);
+    for (uint32_t s = hash_addr(start) & (Cap - 1);; s = (s + 1) & (Cap - 1)) {
+      const uintptr_t v = __atomic_load_n(&slot[s], __ATOMIC_RELAXED);
+      if (v == start) break;
+      if (v == 0) {
+        if (used < Cap / 4 * 3) {
+          __atomic_store_n(&slot[s], start, __ATOMIC_RELEASE);
+          ++used;
+        }
+        break;
+      }
+    }
+    pthread_mutex_unlock(&g_instr_lock);
+  }
+  bool contains(uintptr_t start) const {
+    for (uint32_t s = hash_addr(start) & (Cap - 1);; s = (s + 1) & (Cap - 1)) {
+      const uintptr_t v = __atomic_load_n(&slot[s], __ATOMIC_ACQUIRE);
+      if (v == start) return true;
+      if (v == 0) return false;
+    }
+  }
+};
+StartSet<1u << 15> g_instrumented;  // functions that call hcc_enter
+StartSet<1u << 10> g_stopped;       // of those, the ones whose count stopped
 
 // --- per-thread caches and the path table -----------------------------------
 
@@ -376,23 +406,7 @@ void flush_pending(Buffer *b) {
 
 bool in_hcc_code(uintptr_t ip) { return range_kind(ip) == kHcc; }
 
-void note_instrumented_function(uintptr_t start) {
-  if (!start) return;
-  pthread_mutex_lock(&g_instr_lock);
-  uint32_t s = hash_addr(start) & (kInstrCap - 1);
-  for (;; s = (s + 1) & (kInstrCap - 1)) {
-    uintptr_t v = __atomic_load_n(&g_instr[s], __ATOMIC_RELAXED);
-    if (v == start) break;
-    if (v == 0) {
-      if (g_instr_used < kInstrCap / 4 * 3) {
-        __atomic_store_n(&g_instr[s], start, __ATOMIC_RELEASE);
-        ++g_instr_used;
-      }
-      break;
-    }
-  }
-  pthread_mutex_unlock(&g_instr_lock);
-}
+void note_instrumented_function(uintptr_t start) { g_instrumented.add(start); }
 
 namespace {
 constexpr uint32_t kRegionStartCap = 1u << 14;  // region ids
@@ -407,45 +421,11 @@ uintptr_t region_start(uint32_t region) {
   return region < kRegionStartCap ? __atomic_load_n(&g_region_start[region], __ATOMIC_ACQUIRE) : 0;
 }
 
-namespace {
-constexpr uint32_t kStoppedCap = 1u << 10;  // functions; beyond 3/4 full, new ones are not noted
-uintptr_t g_stopped[kStoppedCap];
-uint32_t g_stopped_used = 0;
-}  // namespace
+void note_stopped_function(uintptr_t start) { g_stopped.add(start); }
 
-void note_stopped_function(uintptr_t start) {
-  if (!start) return;
-  pthread_mutex_lock(&g_instr_lock);
-  for (uint32_t s = hash_addr(start) & (kStoppedCap - 1);; s = (s + 1) & (kStoppedCap - 1)) {
-    const uintptr_t v = __atomic_load_n(&g_stopped[s], __ATOMIC_RELAXED);
-    if (v == start) break;
-    if (v == 0) {
-      if (g_stopped_used < kStoppedCap / 4 * 3) {
-        __atomic_store_n(&g_stopped[s], start, __ATOMIC_RELEASE);
-        ++g_stopped_used;
-      }
-      break;
-    }
-  }
-  pthread_mutex_unlock(&g_instr_lock);
-}
+bool is_stopped_function(uintptr_t start) { return g_stopped.contains(start); }
 
-bool is_stopped_function(uintptr_t start) {
-  for (uint32_t s = hash_addr(start) & (kStoppedCap - 1);; s = (s + 1) & (kStoppedCap - 1)) {
-    const uintptr_t v = __atomic_load_n(&g_stopped[s], __ATOMIC_ACQUIRE);
-    if (v == start) return true;
-    if (v == 0) return false;
-  }
-}
-
-bool is_instrumented_function(uintptr_t start) {
-  uint32_t s = hash_addr(start) & (kInstrCap - 1);
-  for (;; s = (s + 1) & (kInstrCap - 1)) {
-    uintptr_t v = __atomic_load_n(&g_instr[s], __ATOMIC_ACQUIRE);
-    if (v == start) return true;
-    if (v == 0) return false;
-  }
-}
+bool is_instrumented_function(uintptr_t start) { return g_instrumented.contains(start); }
 
 uintptr_t function_start_slow(uintptr_t ip) {
   unw_proc_info_t pi;

@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "e2e_support.hpp"
 
@@ -27,6 +28,15 @@ RunResult run_in(const std::string &dir, const std::string &exe, const std::stri
                  const std::string &args = "") {
   return run("cd " + shell_quote(dir) + " && env HCC_VERBOSE=0 HCC_OUTPUT_DIR=" + shell_quote(dir + "/out-" + tag) +
              " " + env + " " + shell_quote(exe) + " " + args);
+}
+
+// Builds `sources` (files of tests/filter/programs, or absolute paths)
+// through hcc with every function instrumented, -O1, into `exe`.
+RunResult build_all(const std::string &exe, const std::vector<std::string> &sources) {
+  std::string files;
+  for (const std::string &f : sources)
+    files += shell_quote(f.front() == '/' ? f : std::string(HCC_FILTER_PROGRAMS) + "/" + f) + " ";
+  return run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + files + "-o " + shell_quote(exe));
 }
 
 // Visits of every instrumented call path (sampled paths, which have none
@@ -48,8 +58,7 @@ std::string throttled_line(const std::string &summary, const std::string &name) 
 TEST(Throttle, ByDefaultACheapFunctionIsTimedNoMoreButEveryVisitCountedOnItsPath) {
   const std::string dir = scratch_dir("throttle-default");
   const std::string exe = dir + "/app";
-  const RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + shell_quote(kProgram) + " -o " +
-                          shell_quote(exe));
+  const RunResult b = build_all(exe, {kProgram});
   ASSERT_EQ(b.status, 0) << b.err;
   // Every visit counted: the counts do not stop (HCC_COUNT_STOP, tested below).
   const RunResult on = run_in(dir, exe, "default", "HCC_COUNT_STOP=off");
@@ -94,9 +103,7 @@ TEST(Throttle, ByDefaultACheapFunctionIsTimedNoMoreButEveryVisitCountedOnItsPath
 TEST(Throttle, AThrottledMiddleFunctionKeepsItsCalleesBelowIt) {
   const std::string dir = scratch_dir("throttle-middle");
   const std::string exe = dir + "/app";
-  const RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " +
-                          shell_quote(std::string(HCC_FILTER_PROGRAMS) + "/throttle_middle.cpp") + " -o " +
-                          shell_quote(exe));
+  const RunResult b = build_all(exe, {"throttle_middle.cpp"});
   ASSERT_EQ(b.status, 0) << b.err;
   const RunResult shorter = run_in(dir, exe, "short", "", "100000");
   ASSERT_EQ(shorter.status, 0) << shorter.err;
@@ -163,9 +170,7 @@ TEST(Throttle, AThrottledMiddleFunctionKeepsItsCalleesBelowIt) {
 TEST(Throttle, ACountThatCostsMoreThanItTellsStopsAndIsShownAsALowerBound) {
   const std::string dir = scratch_dir("throttle-count-stop");
   const std::string exe = dir + "/app";
-  const RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " +
-                          shell_quote(std::string(HCC_FILTER_PROGRAMS) + "/count_stop.cpp") + " -o " +
-                          shell_quote(exe));
+  const RunResult b = build_all(exe, {"count_stop.cpp"});
   ASSERT_EQ(b.status, 0) << b.err;
   const RunResult stop = run_in(dir, exe, "stop", "HCC_SAMPLING=1000");
   ASSERT_EQ(stop.status, 0) << stop.err;
@@ -220,10 +225,7 @@ TEST(Throttle, ACountThatCostsMoreThanItTellsStopsAndIsShownAsALowerBound) {
 TEST(Throttle, ATwinOfAStoppedRegionRegisteredLaterRecordsNothing) {
   const std::string dir = scratch_dir("throttle-count-stop-twin");
   const std::string exe = dir + "/app";
-  const std::string programs = HCC_FILTER_PROGRAMS;
-  const RunResult b = run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " +
-                          shell_quote(programs + "/count_stop_twin_a.c") + " " +
-                          shell_quote(programs + "/count_stop_twin_b.c") + " -o " + shell_quote(exe));
+  const RunResult b = build_all(exe, {"count_stop_twin_a.c", "count_stop_twin_b.c"});
   ASSERT_EQ(b.status, 0) << b.err;
   const RunResult stop = run_in(dir, exe, "stop", "");
   ASSERT_EQ(stop.status, 0) << stop.err;
