@@ -18,6 +18,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -318,49 +319,82 @@ TEST_F(Plan, APlanUpdateReplacesNoDeviceFifoSocketOrOtherUsersFile) {
   if (other != static_cast<uid_t>(-1)) EXPECT_EQ(read_file(dir_ + "/theirs"), "their file\n");
 }
 
-// The saving the plan predicts, checked against the run that follows: CPU
+// The saving the plan predicts, checked against the runs that follow: CPU
 // time, not wall-clock, in runs no other process preempts
 // (unpreempted.hpp); 2e7 calls of mix make the saving most of run 1, where
 // every visit of mix is counted (HCC_COUNT_STOP=off: a stopped count would
 // leave little to save, and a forecast that ignored it would pass too).
+// Three runs of each build, interleaved, compared by their medians: what is
+// left after the saving is small, so one run slowed by a busy neighbour (a
+// shared cache, a core's other hyperthread) would move the ratio by more
+// than the forecast's own error (seen once in CI at load 2: 1.39).
 TEST_F(Plan, PredictedSavingMatchesTheNextRunsCpuTime) {
   dir_ = scratch_dir("plan-predict");
   ASSERT_EQ(build(dir_, "app1").status, 0);
   ASSERT_EQ(build(dir_ + "", "app0", "HCC_PLAN=off", "--hcc-off").status, 0);
   const std::string fifo = unpreempted(120);
-  RunResult r1;
-  const double cpu1 = cpu_seconds_of("cd " + shell_quote(dir_) +
-                                         " && env HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_COUNT_STOP=off HCC_OUTPUT_DIR=out-1 " +
-                                         fifo + "./app1",
-                                     r1);
-  ASSERT_EQ(r1.status, 0) << r1.err;
-  const RunResult p = run(shell_quote(report_bin()) + " --plan " + shell_quote(dir_ + "/out-1") + " -o " +
-                          shell_quote(dir_ + "/hcc.plan"));
-  ASSERT_EQ(p.status, 0) << p.err;
-  const std::string plan = read_file(dir_ + "/hcc.plan");
-  const std::string mark = "per visit) ";
-  const size_t at = plan.find(mark);
-  ASSERT_NE(at, std::string::npos) << plan;
-  const double saved = std::atof(plan.c_str() + at + mark.size());
+  constexpr int kRounds = 3;
+  std::vector<double> cpu1, saved, predicted, cpu2;
+  std::string first_plan, first_out;
+  auto run_app1 = [&](int round) {
+    RunResult r1;
+    const std::string out = "out-1-" + std::to_string(round);
+    const double cpu = cpu_seconds_of("cd " + shell_quote(dir_) + " && env HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_COUNT_STOP=off HCC_OUTPUT_DIR=" +
+                                          out + " " + fifo + "./app1",
+                                      r1);
+    ASSERT_EQ(r1.status, 0) << r1.err;
+    const std::string plan_file = dir_ + "/plan-" + std::to_string(round);
+    const RunResult p = run(shell_quote(report_bin()) + " --plan " + shell_quote(dir_ + "/" + out) + " -o " +
+                            shell_quote(plan_file));
+    ASSERT_EQ(p.status, 0) << p.err;
+    const std::string plan = read_file(plan_file);
+    const std::string mark = "per visit) ";
+    const size_t at = plan.find(mark);
+    ASSERT_NE(at, std::string::npos) << plan;
+    const double s = std::atof(plan.c_str() + at + mark.size());
+    if (round == 0) {
+      first_plan = plan;
+      first_out = r1.out;
+    } else {
+      EXPECT_EQ(r1.out, first_out);
+    }
+    cpu1.push_back(cpu);
+    saved.push_back(s);
+    predicted.push_back(cpu - s);
+  };
+  auto run_app2 = [&] {
+    RunResult r2;
+    cpu2.push_back(cpu_seconds_of(
+        "cd " + shell_quote(dir_) + " && env HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_OUTPUT_DIR=out-2 " + fifo + "./app2", r2));
+    ASSERT_EQ(r2.status, 0) << r2.err;
+    EXPECT_EQ(r2.out, first_out);
+  };
+  ASSERT_NO_FATAL_FAILURE(run_app1(0));
+  write(dir_ + "/hcc.plan", first_plan);
   ASSERT_EQ(build(dir_, "app2").status, 0);
-  RunResult r2;
-  const double cpu2 = cpu_seconds_of("cd " + shell_quote(dir_) +
-                                         " && env HCC_VERBOSE=0 HCC_OVERWRITE=1 HCC_OUTPUT_DIR=out-2 " + fifo + "./app2",
-                                     r2);
-  ASSERT_EQ(r2.status, 0) << r2.err;
-  EXPECT_EQ(r2.out, r1.out);
-  EXPECT_EQ(run("cd " + shell_quote(dir_) + " && ./app0").out, r1.out);  // what the plain build prints
-  const double predicted = cpu1 - saved;
-  std::cout << "run 1: " << cpu1 << " s CPU; predicted saving " << saved << " s; run 2: " << cpu2
-            << " s CPU, predicted " << predicted << " s (ratio " << cpu2 / predicted << ")\n";
-  ASSERT_GT(predicted, 0) << plan;
-  // The saving is a large part of run 1 (about 40 %: libhcc's default
+  ASSERT_NO_FATAL_FAILURE(run_app2());
+  for (int round = 1; round < kRounds; ++round) {
+    ASSERT_NO_FATAL_FAILURE(run_app1(round));
+    ASSERT_NO_FATAL_FAILURE(run_app2());
+  }
+  EXPECT_EQ(run("cd " + shell_quote(dir_) + " && ./app0").out, first_out);  // what the plain build prints
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  std::ostringstream rounds;
+  for (int i = 0; i < kRounds; ++i)
+    rounds << "round " << i << ": run 1 " << cpu1[i] << " s CPU, predicted saving " << saved[i] << " s, predicted "
+           << predicted[i] << " s; run 2 " << cpu2[i] << " s CPU\n";
+  const double want = median(predicted), got = median(cpu2);
+  std::cout << rounds.str() << "median predicted " << want << " s, median run 2 " << got << " s (ratio "
+            << got / want << ")\n";
+  ASSERT_GT(want, 0) << first_plan;
+  // The saving is a large part of run 1 (30-50 %: libhcc's default
   // throttling times only mix's first calls there, and counts the rest):
   // a prediction that ignored it would miss by more than 25%.
-  EXPECT_GT(saved, 0.3 * cpu1) << plan << "\nrun 1: " << cpu1 << " s CPU" << unpreempted_note();
-  EXPECT_NEAR(cpu2 / predicted, 1.0, 0.25) << "run 1 " << cpu1 << " s CPU, predicted saving " << saved
-                                           << " s, run 2 " << cpu2 << " s\n"
-                                           << plan << unpreempted_note();
+  EXPECT_GT(median(saved), 0.3 * median(cpu1)) << rounds.str() << first_plan << unpreempted_note();
+  EXPECT_NEAR(got / want, 1.0, 0.25) << rounds.str() << first_plan << unpreempted_note();
 }
 
 }  // namespace
