@@ -16,12 +16,10 @@
  *      called whose clobbers the compiler knows (-fipa-ra: only %rax and the
  *      vector registers); the exit is called when the enter was. Here the
  *      descriptor is stopped, so neither call is made.
- *   guard_shapes [calls table_MiB]   (default 30000000 256)
- * Prints the checksum: the same for every shape. tests/bench/guard_shapes.sh
+ * The program is memlookup.c's, included with the guard as MEMLOOKUP_GUARD.
+ * Prints its checksum: the same for every shape. tests/bench/guard_shapes.sh
  * times them. */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 struct desc {
   const char *name, *mangled, *file;
@@ -71,56 +69,5 @@ static inline void exit_test(struct desc **r) {
 #define GUARD
 #endif
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x7fb5d329728ea185ull;
-  x ^= x >> 27;
-  x *= 0x81dadef4bc2dd44dull;
-  x ^= x >> 33;
-  return x;
-}
-
-struct slot {
-  uint64_t key, value;
-};
-
-__attribute__((noinline)) uint64_t lookup(const struct slot *table, uint64_t mask, uint64_t key) {
-  GUARD;
-  uint64_t s = mix(key) & mask;
-  for (int probe = 0; probe < 4; ++probe, s = (s + 1) & mask)
-    if (table[s].key == key) return table[s].value;
-  return 0;
-}
-
-int main(int argc, char **argv) {
-  const long calls = argc > 1 ? atol(argv[1]) : 30000000L;
-  const long mib = argc > 2 ? atol(argv[2]) : 256;
-  if (calls < 1 || mib < 1) {
-    fprintf(stderr, "usage: guard_shapes [calls>0 table_MiB>0]\n");
-    return 2;
-  }
-  uint64_t slots = 1;
-  while (slots * 2 * sizeof(struct slot) <= (uint64_t)mib << 20) slots *= 2;
-  const uint64_t mask = slots - 1;
-  struct slot *table = calloc(slots, sizeof(struct slot));
-  if (!table) {
-    fprintf(stderr, "guard_shapes: out of memory for a %ld MiB table\n", mib);
-    return 1;
-  }
-  const uint64_t stored = slots / 2;
-  for (uint64_t k = 1; k <= stored; ++k) {
-    uint64_t s = mix(k) & mask;
-    while (table[s].key) s = (s + 1) & mask;
-    table[s].key = k;
-    table[s].value = k * 2654435761u;
-  }
-  uint64_t sum = 0, missing = 0;
-  for (long i = 0; i < calls; ++i) {
-    const uint64_t v = lookup(table, mask, 1 + mix((uint64_t)i + 12345) % stored);
-    missing += v == 0;
-    sum += v;
-  }
-  printf("guard_shapes checksum %llu beyond_4_probes %llu\n", (unsigned long long)sum, (unsigned long long)missing);
-  free(table);
-  return 0;
-}
+#define MEMLOOKUP_GUARD GUARD
+#include "standins/memlookup.c"

@@ -18,7 +18,7 @@ rounds=${1:-7} calls=${2:-30000000} mib=${3:-256}
 cc=${GUARD_SHAPES_CC:-gcc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for s in 0 1 2 3; do "$cc" -O2 -DSHAPE=$s "$here/guard_shapes.c" -o "$work/shape$s"; done
+for s in 0 1 2 3; do "$cc" -O2 -DSHAPE=$s -I"$here" "$here/guard_shapes.c" -o "$work/shape$s"; done
 echo "guard_shapes.sh: $rounds rounds, $calls calls, $mib MiB, $cc; load at start: $(load_average)"
 python3 - "$work" "$rounds" "$calls" "$mib" <<'PY'
 import os, resource, statistics, subprocess, sys, time
