@@ -69,5 +69,5 @@ static inline void exit_test(struct desc **r) {
 #define GUARD
 #endif
 
-#define MEMLOOKUP_GUARD GUARD
+#define MEMLOOKUP_GUARD GUARD;
 #include "standins/memlookup.c"

@@ -25,14 +25,16 @@ struct slot {
   uint64_t key, value;
 };
 
-/* The value stored under `key`, or 0 when it is not within 4 slots of its
- * home slot (linear probing; the main loop counts those). */
-/* guard_shapes.c compiles this file with a guard of its own here. */
+/* guard_shapes.c compiles this file with a guard declaration of its own at
+ * the top of lookup; here it is nothing. */
 #ifndef MEMLOOKUP_GUARD
 #define MEMLOOKUP_GUARD
 #endif
+
+/* The value stored under `key`, or 0 when it is not within 4 slots of its
+ * home slot (linear probing; the main loop counts those). */
 uint64_t lookup(const struct slot *table, uint64_t mask, uint64_t key) {
-  MEMLOOKUP_GUARD;
+  MEMLOOKUP_GUARD
   uint64_t s = mix(key) & mask;
   for (int probe = 0; probe < 4; ++probe, s = (s + 1) & mask)
     if (table[s].key == key) return table[s].value;
