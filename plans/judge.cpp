@@ -27,6 +27,7 @@ struct Measured {
   double calls = 0, incl_s = 0, own_total_ns = 0, own_upper_total_ns = 0, pair_total_ns = 0, saving_s = 0;
   double count_total_ns = 0;
   double paid_total_ns = 0;  // what measuring it cost the run: less than the pairs when it was throttled
+  double in_run_total_ns = 0;  // measurement_cpu on its call paths, where enough samples held it
   bool has_children = false, recursive = false;
   bool count_stopped = false;  // its count stopped in a run (HCC_COUNT_STOP): visits a lower bound
 };
@@ -93,6 +94,37 @@ std::string count_text(double calls) {
 
 namespace {
 
+// Measurement CPU per region (seconds, summed over locations): samples that
+// landed in hcc's code, charged by the runtime to the innermost open frame,
+// which is the caller's before an enter's push and after an exit's pop. So a
+// call path's measurement is split between its own visits and its
+// children's, in proportion to their visits (one pair each), as libhcc's
+// throttling splits it (runtime/core/auto_throttle.cpp). Empty of values
+// (zeros) when the profile has no measurement_cpu or no visits.
+std::vector<double> in_run_measurement(const hcc::profile::Profile &p, int mv) {
+  const size_t nloc = p.nloc(), nreg = p.regions.size(), ncn = p.cnodes.size();
+  std::vector<double> out(nreg, 0);
+  const int mm = p.metric_index("measurement_cpu");
+  if (mm < 0 || mv < 0) return out;
+  std::vector<double> visits(ncn, 0), meas(ncn, 0), all(ncn, 0);
+  for (size_t c = 0; c < ncn; ++c)
+    for (size_t l = 0; l < nloc; ++l) {
+      visits[c] += p.at(size_t(mv), c, l);
+      meas[c] += p.at(size_t(mm), c, l);
+    }
+  for (size_t c = 0; c < ncn; ++c) {
+    all[c] += visits[c];
+    if (p.cnodes[c].parent >= 0) all[size_t(p.cnodes[c].parent)] += visits[c];
+  }
+  for (size_t c = 0; c < ncn; ++c) {
+    const size_t r = size_t(p.cnodes[c].region);
+    if (meas[c] > 0 && all[c] > 0) out[r] += meas[c] * visits[c] / all[c];
+    const int up = p.cnodes[c].parent;
+    if (up >= 0 && meas[size_t(up)] > 0 && all[size_t(up)] > 0) out[r] += meas[size_t(up)] * visits[c] / all[size_t(up)];
+  }
+  return out;
+}
+
 // One run's regions, measured with that run's pair cost (judge.hpp).
 RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sums,
                     std::map<std::string, Verdict> &names) {
@@ -128,7 +160,9 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
       if (mt >= 0 && p.cnodes[c].parent < 0) total += time_incl[c * nloc + l];
     }
   }
+  const std::vector<double> in_run_s = in_run_measurement(p, mv);
   double pair_ns = kDefaultPairCostNs, inside_ns = -1, cpu_s = 0, count_timed = 0, throttled_ns = -1;
+  double sample_ns = 0;  // the CPU time one sample stands for (hcc.sampling: "N Hz ...")
   // Throttled regions (libhcc's default throttling): timed for their first
   // calls only, every visit counted; "N name; N name".
   std::map<std::string, double> timed_calls;
@@ -140,6 +174,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     }
     if (kv.first == "hcc.pair_inside_ns" && std::atof(kv.second.c_str()) >= 0) inside_ns = std::atof(kv.second.c_str());
     if (kv.first == "hcc.process_cpu_s") cpu_s = std::atof(kv.second.c_str());
+    if (kv.first == "hcc.sampling" && std::atof(kv.second.c_str()) > 0) sample_ns = 1e9 / std::atof(kv.second.c_str());
     if (kv.first == "hcc.count_pair_ns" && std::atof(kv.second.c_str()) > 0) count_timed = std::atof(kv.second.c_str());
     if (kv.first == "hcc.throttled_pair_ns" && std::atof(kv.second.c_str()) > 0)
       throttled_ns = std::atof(kv.second.c_str());
@@ -237,12 +272,19 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     // visit, and a throttled visit, timed at exit on a warm cache, cost ten
     // times that among cache misses (memlookup: ~34 ns against 3.5), which
     // one profile cannot see. What the run paid (the savings) is its own.
-    m.pair_total_ns += calls[r] * pair_ns;
-    m.paid_total_ns += timed * pair_ns + rest_ns;
+    // The pair as the run paid it where it ran (measurement_cpu on its call
+    // paths), when enough samples say so and it is dearer: among cache
+    // misses a pair costs several times its end-of-run timing.
+    const double in_run_ns = in_run_s[r] * 1e9;
+    const bool in_run = sample_ns > 0 && in_run_ns >= kMinInRunSamples * sample_ns;
+    const double paid_ns = in_run ? std::max(timed * pair_ns + rest_ns, in_run_ns) : timed * pair_ns + rest_ns;
+    m.pair_total_ns += calls[r] * (in_run ? std::max(pair_ns, in_run_ns / calls[r]) : pair_ns);
+    m.paid_total_ns += paid_ns;
+    m.in_run_total_ns += in_run ? in_run_ns : 0;
     m.count_total_ns += calls[r] * std::min(count_ns, pair_ns);
     // Saving: the pair, and the function's own time, which an inlined
     // accessor mostly loses too (kInlinedShare of it).
-    m.saving_s += (timed * pair_ns + rest_ns + kInlinedShare * own_total(1.0)) * 1e-9;
+    m.saving_s += (paid_ns + kInlinedShare * own_total(1.0)) * 1e-9;
     m.has_children = m.has_children || child_calls[r] > 0;
     m.recursive = m.recursive || recursive[r];
     m.count_stopped = m.count_stopped || hcc::profile::visits_lower_bound(reg);
@@ -359,6 +401,7 @@ Judgement judge_regions(const std::vector<ProfileInput> &profiles, const Suggest
     v.pair_ns = m.pair_total_ns / m.calls;
     v.count_ns = m.count_total_ns / m.calls;
     v.paid_ns = m.paid_total_ns / m.calls;
+    v.in_run_ns = m.in_run_total_ns / m.calls;
     v.saving_s = m.saving_s;
     v.incl_share = total_measured > 0 ? m.incl_s / total_measured : 0;
     v.recursive = m.recursive;
@@ -413,6 +456,12 @@ namespace {
 // The evidence of a verdict whose times came from samples says so (the
 // region was counted or throttled in a run it was judged on).
 std::string from_samples(const Verdict &v) { return v.from_samples ? " (time from samples)" : ""; }
+
+// What the run's samples in hcc's code on its call paths said a visit cost
+// (measurement_cpu), where there were enough of them to price it.
+std::string in_run_text(const Verdict &v) {
+  return v.in_run_ns > 0 ? " (" + fmt("%.3g", v.in_run_ns) + " ns a call in the run's measurement_cpu)" : "";
+}
 
 // A name or path on one comment line (filter_lines.hpp: a line break would
 // end the comment, another control character make the file unreadable).
@@ -599,14 +648,14 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
     }
     out += "# left out " + one_line(v.name) + ": " + fmt("%.3g", v.usec_per_call * 1e3) + " ns per call" +
            from_samples(v) + " over " + count_text(v.calls) + " calls in " + joined(v.from) + "; measuring it costs " +
-           fmt("%.3g", v.pair_ns) + " ns per call, own work " + fmt("%.3g", v.own_ns) + " ns; saves about " +
+           fmt("%.3g", v.pair_ns) + " ns per call" + in_run_text(v) + ", own work " + fmt("%.3g", v.own_ns) + " ns; saves about " +
            fmt("%.3g", v.saving_s) + " s\n";
   }
   for (const Verdict &v : j.work)
     out += "# kept " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call" +
            from_samples(v) + " over " + count_text(v.calls) + " calls in " + joined(v.from) + ", is above " +
            fmt("%g", kWorkRatio) +
-           " x the " + fmt("%.3g", v.pair_ns) + " ns pair (or within the margin): it is the work\n";
+           " x the " + fmt("%.3g", v.pair_ns) + " ns pair" + in_run_text(v) + " (or within the margin): it is the work\n";
   for (const Verdict &v : j.trunk)
     out += "# kept " + one_line(v.name) + ": it holds the call-path trunk (" + fmt("%.0f", 100 * v.incl_share) +
            "% of the time in " + joined(v.from) + ", with measured children)" + from_samples(v) + "\n";

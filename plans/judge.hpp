@@ -68,6 +68,11 @@ constexpr double kLeafMinVisits = 1000;
 // measured.
 constexpr double kCountPairNs = 5.0;
 
+// Samples' worth of measurement CPU (measurement_cpu) a region's call paths
+// need before the plan prices its visits at what they cost in the run
+// (judge.cpp), as libhcc's throttling does (auto_throttle.cpp).
+constexpr double kMinInRunSamples = 4.0;
+
 // The budget never counts or leaves out a region whose own work per visit is
 // at least this many pairs: its pair costs under a tenth of its own time, so
 // its figures are right within that, and it is a kernel the profile is for.
@@ -105,6 +110,7 @@ struct Verdict {
   double pair_ns = 0;        // the pair cost of the runs it was measured in, weighted by calls
   double count_ns = 0;       // a counted pair's, likewise (never above the pair)
   double paid_ns = 0;        // what its measurement cost per visit in the runs (below pair_ns when throttled)
+  double in_run_ns = 0;      // measurement_cpu per visit on its call paths (0: too few samples)
   double saving_s = 0;       // calls x (pair + kInlinedShare x own work)
   double incl_share = 0;     // inclusive time over the runs' measured time
   bool recursive = false;    // it recursed, or ran inside a recursion libhcc folded (count mode would take the timed paths)

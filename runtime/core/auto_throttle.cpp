@@ -30,6 +30,18 @@
 // bound the profile says is one (hcc.count_stopped, the region's
 // description); the samples carry its time as before.
 //
+// The pair as this run pays it: samples that land in hcc's code are charged
+// to the innermost open frame (measurement_cpu, the sampling service), so a
+// function's own nodes hold what its events cost where they ran. Among cache
+// misses that is several times the pair timed on this thread. Once a
+// region's nodes hold kMinInRunSamples samples' worth of it, the dearer of
+// the two prices its visits: it is throttled when its visits cost under
+// kPairs in-run pairs, and a throttled region's count stops when the
+// measurement CPU its nodes gained since it was throttled exceeds kStopShare
+// of the process's CPU time since then (as when its visits times the
+// throttled pair's price do in one turn). `hcc.throttled` and the
+// count-stopped note say which price decided.
+//
 // Left alone: `main`, OpenMP, MPI and user regions (not functions), counted
 // regions, and recursive functions (a fold link, or a call path open twice at
 // once in recursion mode), whose open frames a throttled exit could not tell
@@ -44,12 +56,15 @@
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cct.hpp"
 #include "clock.hpp"
 #include "config/config.hpp"
 #include "event_services.hpp"
+#include "extra_paths.hpp"
 #include "hcc/region.h"
 #include "registry.hpp"
 #include "selection.hpp"
@@ -65,6 +80,7 @@ constexpr double kPairs = 10;        // under this many timed pairs per visit: t
 constexpr double kFirstTick = 0.010, kMaxTick = 0.250;  // seconds between turns
 constexpr double kStopShare = 0.02;  // counted visits may cost this share of the CPU time
 constexpr double kMinCountedNs = 2;  // the least a counted visit is priced at
+constexpr double kMinInRunSamples = 4;  // samples in hcc's code before its in-run price is trusted
 
 ServiceThread g_thread;
 double g_pair_ns = 0;       // measured at the first candidate; -1: could not be
@@ -75,6 +91,8 @@ bool g_count_stop = true;     // HCC_COUNT_STOP
 struct Counted {
   uint32_t region;
   uint64_t visits;
+  uint64_t measured_ns;  // measurement CPU on its nodes when it was throttled
+  double cpu_s;          // the process's CPU seconds then (-1: unknown)
   std::string name;
 };
 std::vector<Counted> g_counted;
@@ -82,31 +100,69 @@ double g_last_cpu = -1;  // the process's CPU seconds at the last turn
 
 struct Sum {
   uint64_t visits = 0, incl = 0;
+  uint64_t measured_ns = 0;  // measurement CPU on its nodes (samples in hcc's code), ns
   bool recursive = false;
   bool calls = false;  // a call path of it has a child: it calls an instrumented region
 };
 
-// Visits and inclusive ticks of closed visits per region id, over every
-// thread's call paths.
+// The sampling service's measurement_cpu counter and the CPU time one sample
+// stands for, or -1 and 0 when no sampling runs.
+int measurement_metric() {
+  const PathSource *src = path_source();
+  return src && src->measurement_metric ? src->measurement_metric() : -1;
+}
+double sample_ns() {
+  const PathSource *src = path_source();
+  return src && src->interval_ns ? double(src->interval_ns()) : 0;
+}
+
+// Visits, inclusive ticks of closed visits and measurement CPU per region
+// id, over every thread's call paths. A sample in hcc's code is charged to
+// the innermost open frame, which is the caller's before an enter's push and
+// after an exit's pop: a node's measurement CPU is split between its own
+// visits and its children's, in proportion to their visits (one pair each).
 std::vector<Sum> region_sums() {
   std::vector<Sum> sums;
+  auto at = [&](uint32_t r) -> Sum & {
+    if (r >= sums.size()) sums.resize(size_t(r) + 1);
+    return sums[r];
+  };
+  struct Measured {
+    uint64_t ns = 0, visits = 0;
+    uint32_t region = 0;
+    std::vector<std::pair<uint32_t, uint64_t>> children;  // region, visits
+  };
+  const int mm = measurement_metric();
   for (ThreadState *ts : threads_snapshot()) {
+    const bool has_mm = mm >= 0 && uint32_t(mm) < ts->cct.n_extra;
+    std::unordered_map<const Node *, Measured> measured;  // nodes holding measurement CPU
     cct_for_each(ts->cct.root, [&](Node *n) {
       const uint32_t r = n->region;
       if (r == 0 || int32_t(r) < 0) return;
-      if (r >= sums.size()) sums.resize(size_t(r) + 1);
-      if (const Node *up = n->parent; up && up->region != 0 && int32_t(up->region) > 0) {
-        if (up->region >= sums.size()) sums.resize(size_t(up->region) + 1);
-        sums[up->region].calls = true;
-      }
+      at(r);
+      if (const Node *up = n->parent; up && up->region != 0 && int32_t(up->region) > 0) at(up->region).calls = true;
       Sum &s = sums[r];
       // A fold link, or a call path open twice at once in recursion mode:
       // the function recursed (a leaf called inside a recursion has 1).
       if (n->kind == kForward || __atomic_load_n(&n->max_open, __ATOMIC_RELAXED) > 1) s.recursive = true;
       if (n->kind != kReal) return;
-      s.visits += __atomic_load_n(&n->visits, __ATOMIC_RELAXED);
+      const uint64_t visits = __atomic_load_n(&n->visits, __ATOMIC_RELAXED);
+      s.visits += visits;
       s.incl += __atomic_load_n(&n->incl, __ATOMIC_RELAXED);
+      if (!has_mm) return;
+      // Written by the thread's signal handler, whole words (as `visits`);
+      // parents come before children here.
+      if (auto it = measured.find(n->parent); it != measured.end()) it->second.children.push_back({r, visits});
+      if (const uint64_t ns = __atomic_load_n(&n->extra()[mm], __ATOMIC_RELAXED)) measured[n] = {ns, visits, r, {}};
     });
+    for (const auto &kv : measured) {
+      const Measured &m = kv.second;
+      double all = double(m.visits);
+      for (const auto &c : m.children) all += double(c.second);
+      if (all <= 0) continue;
+      at(m.region).measured_ns += uint64_t(double(m.ns) * double(m.visits) / all);
+      for (const auto &c : m.children) at(c.first).measured_ns += uint64_t(double(m.ns) * double(c.second) / all);
+    }
   }
   return sums;
 }
@@ -130,24 +186,39 @@ double process_cpu_seconds() {
 }
 
 // The counts of throttled regions that cost more than kStopShare of the CPU
-// time since the last turn stop; the rest carry their visits forward.
+// time since the last turn stop; the rest carry their visits forward. The
+// in-run price is taken over the whole time since the region was throttled
+// (samples are few in one turn).
 void stop_costly_counts(const std::vector<Sum> &sums) {
   const double cpu = process_cpu_seconds();
   const double spent = g_last_cpu >= 0 && cpu >= 0 ? cpu - g_last_cpu : 0;
   g_last_cpu = cpu;
+  const double min_measured_ns = kMinInRunSamples * sample_ns();
   std::vector<Counted> kept;
   for (Counted &c : g_counted) {
     const uint64_t now = c.region < sums.size() ? sums[c.region].visits : c.visits;
+    const uint64_t measured = c.region < sums.size() ? sums[c.region].measured_ns : c.measured_ns;
     const double cost_s = double(now - std::min(now, c.visits)) * g_counted_ns * 1e-9;
+    const double in_run_s = double(measured - std::min(measured, c.measured_ns)) * 1e-9;
+    const double since_s = cpu >= 0 && c.cpu_s >= 0 ? cpu - c.cpu_s : 0;
+    const bool priced_over = spent > 0 && cost_s > kStopShare * spent;
+    const bool in_run_over =
+        min_measured_ns > 0 && in_run_s * 1e9 >= min_measured_ns && since_s > 0 && in_run_s > kStopShare * since_s;
     // Only a leaf: what a stopped region calls would hang below its caller,
     // on a path the program never took (its frames are gone).
     const bool leaf = c.region >= sums.size() || !sums[c.region].calls;
-    if (leaf && spent > 0 && cost_s > kStopShare * spent && !stop_region_descriptors(c.region).empty()) {
+    if (leaf && (priced_over || in_run_over) && !stop_region_descriptors(c.region).empty()) {
       char buf[200];
-      std::snprintf(buf, sizeof buf,
-                    " (count stopped at %" PRIu64 " visits: %.0f visits per CPU second at %.1f ns each cost %.1f%% of"
-                    " the CPU time, over %g%%)",
-                    now, double(now - c.visits) / spent, g_counted_ns, 100 * cost_s / spent, 100 * kStopShare);
+      if (priced_over)
+        std::snprintf(buf, sizeof buf,
+                      " (count stopped at %" PRIu64 " visits: %.0f visits per CPU second at %.1f ns each cost %.1f%%"
+                      " of the CPU time, over %g%%)",
+                      now, double(now - c.visits) / spent, g_counted_ns, 100 * cost_s / spent, 100 * kStopShare);
+      else
+        std::snprintf(buf, sizeof buf,
+                      " (count stopped at %" PRIu64 " visits: since it was throttled, %.1f%% of the CPU time was"
+                      " spent in hcc's code on its call paths, over %g%%)",
+                      now, 100 * in_run_s / since_s, 100 * kStopShare);
       record_count_stopped(c.name + buf);
       continue;
     }
@@ -174,15 +245,20 @@ bool tick() {
       if (g_pair_ns < 0) return false;
     }
     const double mean_ns = double(s.incl) * clock_seconds_per_tick() * 1e9 / double(s.visits);
-    if (mean_ns >= kPairs * g_pair_ns) continue;
+    // The in-run pair: measurement CPU per visit, once enough samples say so.
+    const double min_measured_ns = kMinInRunSamples * sample_ns();
+    const double in_run_ns = double(s.measured_ns) / double(s.visits);
+    const bool in_run = min_measured_ns > 0 && double(s.measured_ns) >= min_measured_ns && in_run_ns > g_pair_ns;
+    const double pair_ns = in_run ? in_run_ns : g_pair_ns;
+    if (mean_ns >= kPairs * pair_ns) continue;
     decide(r);  // throttled now, or never: each region is looked up once
     const std::string name = eligible(r) ? throttle_region_descriptors(r) : std::string();
     if (name.empty()) continue;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, " (after %" PRIu64 " calls, %.3f us/call, under %g pairs of %.1f ns)", s.visits,
-                  mean_ns * 1e-3, kPairs, g_pair_ns);
+    char buf[200];
+    std::snprintf(buf, sizeof buf, " (after %" PRIu64 " calls, %.3f us/call, under %g pairs of %.1f ns%s)", s.visits,
+                  mean_ns * 1e-3, kPairs, pair_ns, in_run ? " as paid in this run" : "");
     record_throttled(name, s.visits, buf);
-    if (g_count_stop) g_counted.push_back({r, s.visits, name});
+    if (g_count_stop) g_counted.push_back({r, s.visits, s.measured_ns, process_cpu_seconds(), name});
     throttled = true;
   }
   return throttled;

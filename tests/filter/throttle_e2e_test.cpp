@@ -215,6 +215,36 @@ TEST(Throttle, ACountThatCostsMoreThanItTellsStopsAndIsShownAsALowerBound) {
   }
 }
 
+// The pair as the run paid it prices a function (auto_throttle.cpp): `dear`
+// and `twin` do the same microseconds of work a call, far above ten timed
+// pairs; only dear's call path gets measurement_cpu, several microseconds a
+// visit (in_run_price.cpp hands the runtime a sample in hcc's code on each
+// call). So dear is throttled, priced at what its events cost in the run, and
+// its count then stops on the same evidence; twin stays timed and exact.
+TEST(Throttle, ThePairAsTheRunPaidItThrottlesAndStopsWhatTheTimedPairWouldNot) {
+  const std::string dir = scratch_dir("throttle-in-run");
+  const std::string exe = dir + "/app";
+  const RunResult b = build_all(exe, {"in_run_price.cpp"});
+  ASSERT_EQ(b.status, 0) << b.err;
+  const RunResult priced = run_in(dir, exe, "priced", "");
+  ASSERT_EQ(priced.status, 0) << priced.err;
+  const RunResult off = run_in(dir, exe, "off", "HCC_THROTTLE=off");
+  ASSERT_EQ(off.status, 0) << off.err;
+  EXPECT_EQ(priced.out, off.out);
+
+  const std::string summary = read_file(dir + "/out-priced/summary.txt");
+  const std::string line = throttled_line(summary, "dear(unsigned int)");
+  EXPECT_NE(line.find(" ns as paid in this run)"), std::string::npos) << summary;
+  EXPECT_EQ(throttled_line(summary, "twin(unsigned int)"), "") << summary;
+  EXPECT_NE(summary.find("\n  dear(unsigned int) (count stopped at "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("of the CPU time was spent in hcc's code on its call paths, over 2%)"), std::string::npos)
+      << summary;
+  const Profile p = Profile::load(dir + "/out-priced");
+  EXPECT_EQ(p.visits("main/twin_loop/twin"), 150000);
+  EXPECT_GE(p.visits("main/dear_loop/dear"), 100000);
+  EXPECT_LT(p.visits("main/dear_loop/dear"), 150000);
+}
+
 // A twin of a stopped region (the same static function compiled into two
 // files: two descriptors, one region) registered after the stop records
 // nothing and is rewritten too: before, its first enter pushed a frame of a

@@ -372,3 +372,67 @@ TEST(PlanNumbers, ARegionWhoseCountStoppedIsLeftOutAndSaysWhy) {
   ASSERT_EQ(kept.status, 0) << kept.err;
   EXPECT_EQ(kept.out.find("EXCLUDE MANGLED _Zleaf_heavy(int)"), std::string::npos) << kept.out;
 }
+
+// The pair as the run paid it: leaf_heavy's call path holds 0.5 ms of
+// measurement_cpu over its 5000 visits (100 ns a visit, five times the 20 ns
+// timed at exit, as among cache misses) at 10 kHz sampling (5 samples'
+// worth, above the 4 needed). Priced so, its 9 ns of own work is no longer
+// above half a pair: left out, and the line says where the price came from.
+// At 100 Hz the same 0.5 ms is under one sample: the timed pair prices it
+// and it is kept, as without the metric.
+TEST(PlanNumbers, ThePairAsTheRunPaidItPricesARegionWhenEnoughSamplesSaySo) {
+  TempDir d;
+  auto with_measurement = [](const char *sampling) {
+    Profile p = pathtracer_like(0);
+    p.attrs.push_back({"hcc.sampling", sampling});
+    p.metrics.push_back(metric("measurement_cpu", "sec", DType::Double, CubeType::Exclusive));
+    p.excl.push_back(std::vector<double>(p.cnodes.size(), 0.0));
+    p.at(2, 5, 0) = 5000 * 100 * kNs;  // leaf_heavy's call path
+    return p;
+  };
+  write_cubex(with_measurement("10000 Hz of each thread's CPU time"), d.file("a.cubex"));
+  const ReportResult r = plan_of({d.file("a.cubex")}, d);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# left out leaf_heavy(int): 19 ns per call over 5000 calls in " + d.file("a.cubex") +
+                       "; measuring it costs 100 ns per call (100 ns a call in the run's measurement_cpu), own work"
+                       " 9 ns;"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  EXCLUDE MANGLED _Zleaf_heavy(int)\n"), std::string::npos) << r.out;
+  write_cubex(with_measurement("100 Hz of each thread's CPU time"), d.file("b.cubex"));
+  const ReportResult kept = plan_of({d.file("b.cubex")}, d);
+  ASSERT_EQ(kept.status, 0) << kept.err;
+  EXPECT_EQ(kept.out.find("EXCLUDE MANGLED _Zleaf_heavy(int)"), std::string::npos) << kept.out;
+  EXPECT_EQ(kept.out.find("measurement_cpu)"), std::string::npos) << kept.out;
+}
+
+// A sample in the enter hook before the push (or the exit's after the pop)
+// lands on the caller's call path: main's measurement_cpu, 20 ns for each of
+// its own and its children's 7001 visits, is split in proportion to them.
+// leaf_heavy's 5000 visits take 0.1 ms of it (10 samples' worth at 100 kHz):
+// 20 ns a call, the timed pair's price, so it stays kept and says so; work's
+// and fragile's 1000 each take 0.02 ms, under the 4 samples needed: their
+// lines show no in-run price.
+TEST(PlanNumbers, AParentsMeasurementIsSplitOverItsChildrensVisits) {
+  TempDir d;
+  Profile p = pathtracer_like(0);
+  p.attrs.push_back({"hcc.sampling", "100000 Hz of each thread's CPU time"});
+  p.metrics.push_back(metric("measurement_cpu", "sec", DType::Double, CubeType::Exclusive));
+  p.excl.push_back(std::vector<double>(p.cnodes.size(), 0.0));
+  p.at(2, 0, 0) = 7001 * 20 * kNs;  // main's call path
+  write_cubex(p, d.file("a.cubex"));
+  const ReportResult r = plan_of({d.file("a.cubex")}, d);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# kept leaf_heavy(int): its own work, 9 ns per call over 5000 calls in " + d.file("a.cubex") +
+                       ", is above 0.5 x the 20 ns pair (20 ns a call in the run's measurement_cpu) (or within"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("# kept work(int): its own work, 30 ns per call over 1000 calls in " + d.file("a.cubex") +
+                       ", is above 0.5 x the 20 ns pair (or within"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("# kept fragile(int): its own work, 5 ns per call over 1000 calls in " + d.file("a.cubex") +
+                       ", is above 0.5 x the 20 ns pair (or within"),
+            std::string::npos)
+      << r.out;
+}
