@@ -183,7 +183,7 @@ cpu = collections.defaultdict(dict)  # (name, variant) -> round -> seconds
 for line in open(path):
     r, name, v, s = line.split()
     cpu[(name, v)][int(r)] = float(s)
-targets = {"default": 1.25, "plan": 1.05, "hybrid": 1.05}
+targets = {"default": 1.15, "plan": 1.05, "hybrid": 1.05}  # issue 41: first default run <= 1.15x, after its plan <= 1.05x
 variants = ["default", "plan", "hybrid", "all"]
 print("%d interleaved round(s); CPU = user + system; ratio = median over rounds of (build's CPU / plain's CPU in the same round)" % rounds)
 print("targets: default <= %.2fx, after plan <= %.2fx, hybrid <= %.2fx (* = over target)" % (targets["default"], targets["plan"], targets["hybrid"]))
