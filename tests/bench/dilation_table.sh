@@ -204,6 +204,22 @@ for name in names:
         mark = "*" if v in targets and ratio > targets[v] else " "
         cells.append("%7.2fx%s" % (ratio, mark))
     print("%-15s %9.3f %s  %s" % (name, statistics.median(plain.values()), " ".join(cells), truth.get(name, "n/a")))
+# A busy neighbour or the host's memory only ever adds time: each build's
+# fastest run against plain's fastest, and the per-round ratios' spread, show
+# how much of a median is the machine (memory-bound stand-ins swing most).
+print("fastest run / plain's fastest, and [lowest .. highest] per-round ratio")
+print("%-15s %9s %s" % ("stand-in", "plain min", " ".join("%21s" % v for v in variants)))
+for name in names:
+    plain = cpu[(name, "plain")]
+    cells = []
+    for v in variants:
+        runs = cpu[(name, v)]
+        ratios = [runs[r] / plain[r] for r in plain if plain[r] > 0 and r in runs]
+        if not ratios or min(plain.values()) <= 0:
+            cells.append("%21s" % "n/a")
+            continue
+        cells.append("%6.2fx [%5.2f..%5.2f]" % (min(runs.values()) / min(plain.values()), min(ratios), max(ratios)))
+    print("%-15s %9.3f %s" % (name, min(plain.values()), " ".join(cells)))
 # The plan's own forecast (its "estimated saving ... per visit) S s of T s
 # measured" line) against what the plan build then took: predicted
 # plan/default = (T - S) / T, measured = median over rounds of plan CPU /
