@@ -39,6 +39,20 @@ RunResult build_all(const std::string &exe, const std::vector<std::string> &sour
   return run(shell_quote(hcc_bin()) + " --hcc-functions=all -O1 " + files + "-o " + shell_quote(exe));
 }
 
+// Builds `sources` into DIR/app and runs it twice, with `env_a` and `env_b`
+// (profiles in DIR/out-TAG): both must run, and print the same.
+testing::AssertionResult built_and_run_twice(const std::string &dir, const std::vector<std::string> &sources,
+                                             const std::string &tag_a, const std::string &env_a,
+                                             const std::string &tag_b, const std::string &env_b) {
+  const std::string exe = dir + "/app";
+  const RunResult b = build_all(exe, sources);
+  if (b.status != 0) return testing::AssertionFailure() << "build: " << b.err;
+  const RunResult a = run_in(dir, exe, tag_a, env_a), other = run_in(dir, exe, tag_b, env_b);
+  if (a.status != 0 || other.status != 0) return testing::AssertionFailure() << a.err << other.err;
+  if (a.out != other.out) return testing::AssertionFailure() << "outputs differ:\n" << a.out << "\n" << other.out;
+  return testing::AssertionSuccess();
+}
+
 // Visits of every instrumented call path (sampled paths, which have none
 // and depend on where samples happened to land, left out).
 std::map<std::string, long long> visits_by_path(const Profile &p) {
@@ -169,14 +183,7 @@ TEST(Throttle, AThrottledMiddleFunctionKeepsItsCalleesBelowIt) {
 // visit is counted.
 TEST(Throttle, ACountThatCostsMoreThanItTellsStopsAndIsShownAsALowerBound) {
   const std::string dir = scratch_dir("throttle-count-stop");
-  const std::string exe = dir + "/app";
-  const RunResult b = build_all(exe, {"count_stop.cpp"});
-  ASSERT_EQ(b.status, 0) << b.err;
-  const RunResult stop = run_in(dir, exe, "stop", "HCC_SAMPLING=1000");
-  ASSERT_EQ(stop.status, 0) << stop.err;
-  const RunResult all = run_in(dir, exe, "all", "HCC_COUNT_STOP=off");
-  ASSERT_EQ(all.status, 0) << all.err;
-  EXPECT_EQ(stop.out, all.out);
+  ASSERT_TRUE(built_and_run_twice(dir, {"count_stop.cpp"}, "stop", "HCC_SAMPLING=1000", "all", "HCC_COUNT_STOP=off"));
 
   const std::string summary = read_file(dir + "/out-stop/summary.txt");
   const size_t at = summary.find("\n  probe(unsigned int) (count stopped at ");
@@ -223,15 +230,8 @@ TEST(Throttle, ACountThatCostsMoreThanItTellsStopsAndIsShownAsALowerBound) {
 // its count then stops on the same evidence; twin stays timed and exact.
 TEST(Throttle, ThePairAsTheRunPaidItThrottlesAndStopsWhatTheTimedPairWouldNot) {
   const std::string dir = scratch_dir("throttle-in-run");
-  const std::string exe = dir + "/app";
-  const RunResult b = build_all(exe, {"in_run_price.cpp"});
-  ASSERT_EQ(b.status, 0) << b.err;
   // Sampling on whatever the suite's pass says: the price is its metric.
-  const RunResult priced = run_in(dir, exe, "priced", "HCC_SAMPLING=on");
-  ASSERT_EQ(priced.status, 0) << priced.err;
-  const RunResult off = run_in(dir, exe, "off", "HCC_THROTTLE=off");
-  ASSERT_EQ(off.status, 0) << off.err;
-  EXPECT_EQ(priced.out, off.out);
+  ASSERT_TRUE(built_and_run_twice(dir, {"in_run_price.cpp"}, "priced", "HCC_SAMPLING=on", "off", "HCC_THROTTLE=off"));
 
   const std::string summary = read_file(dir + "/out-priced/summary.txt");
   const std::string line = throttled_line(summary, "dear(unsigned int)");
@@ -255,14 +255,8 @@ TEST(Throttle, ThePairAsTheRunPaidItThrottlesAndStopsWhatTheTimedPairWouldNot) {
 // the path below main.
 TEST(Throttle, ATwinOfAStoppedRegionRegisteredLaterRecordsNothing) {
   const std::string dir = scratch_dir("throttle-count-stop-twin");
-  const std::string exe = dir + "/app";
-  const RunResult b = build_all(exe, {"count_stop_twin_a.c", "count_stop_twin_b.c"});
-  ASSERT_EQ(b.status, 0) << b.err;
-  const RunResult stop = run_in(dir, exe, "stop", "");
-  ASSERT_EQ(stop.status, 0) << stop.err;
-  const RunResult all = run_in(dir, exe, "all", "HCC_COUNT_STOP=off");
-  ASSERT_EQ(all.status, 0) << all.err;
-  EXPECT_EQ(stop.out, all.out);
+  ASSERT_TRUE(built_and_run_twice(dir, {"count_stop_twin_a.c", "count_stop_twin_b.c"}, "stop", "", "all",
+                                  "HCC_COUNT_STOP=off"));
   const std::string summary = read_file(dir + "/out-stop/summary.txt");
   ASSERT_NE(summary.find("\n  twin_probe (count stopped at "), std::string::npos) << summary;
   const Profile p = Profile::load(dir + "/out-stop"), exact = Profile::load(dir + "/out-all");
