@@ -120,7 +120,8 @@ std::vector<double> in_run_measurement(const hcc::profile::Profile &p, int mv) {
     const size_t r = size_t(p.cnodes[c].region);
     if (meas[c] > 0 && all[c] > 0) out[r] += meas[c] * visits[c] / all[c];
     const int up = p.cnodes[c].parent;
-    if (up >= 0 && meas[size_t(up)] > 0 && all[size_t(up)] > 0) out[r] += meas[size_t(up)] * visits[c] / all[size_t(up)];
+    if (up >= 0 && meas[size_t(up)] > 0 && all[size_t(up)] > 0)
+      out[r] += meas[size_t(up)] * visits[c] / all[size_t(up)];
   }
   return out;
 }
@@ -271,11 +272,10 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     // runtime throttled it because a pair costs more than a tenth of its
     // visit, and a throttled visit, timed at exit on a warm cache, cost ten
     // times that among cache misses (memlookup: ~34 ns against 3.5), which
-    // one profile cannot see. What the run paid (the savings) is its own.
-    // The pair as the run paid it where it ran (measurement_cpu on its call
-    // paths), when enough samples say so and it is dearer: among cache
-    // misses a pair costs several times its end-of-run timing.
-    const double in_run_ns = in_run_s[r] * 1e9;
+    // the end-of-run timing cannot see. What the run paid (the savings) is
+    // its own. Where the run sampled enough of its call paths in hcc's code
+    // (measurement_cpu), that is the price of its visits when dearer.
+    const double in_run_ns = in_run_s[r] * 1e9;  // over all its visits
     const bool in_run = sample_ns > 0 && in_run_ns >= kMinInRunSamples * sample_ns;
     const double paid_ns = in_run ? std::max(timed * pair_ns + rest_ns, in_run_ns) : timed * pair_ns + rest_ns;
     m.pair_total_ns += calls[r] * (in_run ? std::max(pair_ns, in_run_ns / calls[r]) : pair_ns);
@@ -648,14 +648,15 @@ std::string plan_text(const std::vector<ProfileInput> &given, const SuggestRule 
     }
     out += "# left out " + one_line(v.name) + ": " + fmt("%.3g", v.usec_per_call * 1e3) + " ns per call" +
            from_samples(v) + " over " + count_text(v.calls) + " calls in " + joined(v.from) + "; measuring it costs " +
-           fmt("%.3g", v.pair_ns) + " ns per call" + in_run_text(v) + ", own work " + fmt("%.3g", v.own_ns) + " ns; saves about " +
-           fmt("%.3g", v.saving_s) + " s\n";
+           fmt("%.3g", v.pair_ns) + " ns per call" + in_run_text(v) + ", own work " + fmt("%.3g", v.own_ns) +
+           " ns; saves about " + fmt("%.3g", v.saving_s) + " s\n";
   }
   for (const Verdict &v : j.work)
     out += "# kept " + one_line(v.name) + ": its own work, " + fmt("%.3g", v.own_ns) + " ns per call" +
            from_samples(v) + " over " + count_text(v.calls) + " calls in " + joined(v.from) + ", is above " +
            fmt("%g", kWorkRatio) +
-           " x the " + fmt("%.3g", v.pair_ns) + " ns pair" + in_run_text(v) + " (or within the margin): it is the work\n";
+           " x the " + fmt("%.3g", v.pair_ns) + " ns pair" + in_run_text(v) +
+           " (or within the margin): it is the work\n";
   for (const Verdict &v : j.trunk)
     out += "# kept " + one_line(v.name) + ": it holds the call-path trunk (" + fmt("%.0f", 100 * v.incl_share) +
            "% of the time in " + joined(v.from) + ", with measured children)" + from_samples(v) + "\n";

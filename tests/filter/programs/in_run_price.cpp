@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-
 namespace hcc::rt::testing {
 bool take_sample_from(void *ucontext, bool caches);  // libhcc's test interface (core/testing.hpp)
 }
@@ -24,7 +23,7 @@ volatile unsigned sink_ = 0;
 void *g_in_hcc = nullptr;  // an instruction of libhcc's: hcc_enter's first
 }
 
-#define WORK(x)                                                           \
+#define WORK(x) \
   for (int i = 0; i < 2000; ++i) x = (x ^ (x >> 7)) * 2654435761u + unsigned(i)
 
 unsigned dear(unsigned x) {
@@ -32,7 +31,8 @@ unsigned dear(unsigned x) {
   ucontext_t uc;
   getcontext(&uc);
   uc.uc_mcontext.gregs[REG_RIP] = greg_t(reinterpret_cast<unsigned long>(g_in_hcc));
-  if (!g_in_hcc || !hcc::rt::testing::take_sample_from(&uc, true)) x ^= 1;  // sampling off: the same checksum either way
+  // Sampling off: the sample is not taken; the checksum is the same either way.
+  if (!g_in_hcc || !hcc::rt::testing::take_sample_from(&uc, true)) x ^= 1;
   return x & ~1u;
 }
 
