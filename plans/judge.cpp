@@ -276,7 +276,7 @@ RunCost measure_run(const ProfileInput &in, std::map<std::string, Measured> &sum
     // its own. Where the run sampled enough of its call paths in hcc's code
     // (measurement_cpu), that is the price of its visits when dearer.
     const double in_run_ns = in_run_s[r] * 1e9;  // over all its visits
-    const bool in_run = sample_ns > 0 && in_run_ns >= kMinInRunSamples * sample_ns;
+    const bool in_run = in_run_price_trusted(in_run_ns, sample_ns);
     const double paid_ns = in_run ? std::max(timed * pair_ns + rest_ns, in_run_ns) : timed * pair_ns + rest_ns;
     m.pair_total_ns += calls[r] * (in_run ? std::max(pair_ns, in_run_ns / calls[r]) : pair_ns);
     m.paid_total_ns += paid_ns;

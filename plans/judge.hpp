@@ -69,9 +69,13 @@ constexpr double kLeafMinVisits = 1000;
 constexpr double kCountPairNs = 5.0;
 
 // Samples' worth of measurement CPU (measurement_cpu) a region's call paths
-// need before the plan prices its visits at what they cost in the run
-// (judge.cpp), as libhcc's throttling does (auto_throttle.cpp).
+// need before its visits are priced at what they cost in the run: by the
+// plan (judge.cpp) and by libhcc's throttling and count stops
+// (runtime/core/auto_throttle.cpp), one rule for both.
 constexpr double kMinInRunSamples = 4.0;
+inline bool in_run_price_trusted(double measured_ns, double sample_ns) {
+  return sample_ns > 0 && measured_ns >= kMinInRunSamples * sample_ns;
+}
 
 // The budget never counts or leaves out a region whose own work per visit is
 // at least this many pairs: its pair costs under a tenth of its own time, so

@@ -34,13 +34,13 @@
 // to the innermost open frame (measurement_cpu, the sampling service), so a
 // function's own nodes hold what its events cost where they ran. Among cache
 // misses that is several times the pair timed on this thread. Once a
-// region's nodes hold kMinInRunSamples samples' worth of it, the dearer of
-// the two prices its visits: it is throttled when its visits cost under
-// kPairs in-run pairs, and a throttled region's count stops when the
-// measurement CPU its nodes gained since it was throttled exceeds kStopShare
-// of the process's CPU time since then (as when its visits times the
-// throttled pair's price do in one turn). `hcc.throttled` and the
-// count-stopped note say which price decided.
+// region's nodes hold four samples' worth of it (the plan's rule,
+// report::in_run_price_trusted), the dearer of the two prices its visits:
+// it is throttled when its visits cost under kPairs in-run pairs, and a
+// throttled region's count stops when the measurement CPU its nodes gained
+// since it was throttled exceeds kStopShare of the process's CPU time since
+// then (as when its visits times the throttled pair's price do in one
+// turn). `hcc.throttled` and the count-stopped note say which price decided.
 //
 // Left alone: `main`, OpenMP, MPI and user regions (not functions), counted
 // regions, and recursive functions (a fold link, or a call path open twice at
@@ -66,6 +66,7 @@
 #include "event_services.hpp"
 #include "extra_paths.hpp"
 #include "hcc/region.h"
+#include "plans/judge.hpp"
 #include "registry.hpp"
 #include "selection.hpp"
 #include "service_thread.hpp"
@@ -80,7 +81,6 @@ constexpr double kPairs = 10;        // under this many timed pairs per visit: t
 constexpr double kFirstTick = 0.010, kMaxTick = 0.250;  // seconds between turns
 constexpr double kStopShare = 0.02;  // counted visits may cost this share of the CPU time
 constexpr double kMinCountedNs = 2;  // the least a counted visit is priced at
-constexpr double kMinInRunSamples = 4;  // samples in hcc's code before its in-run price is trusted
 
 ServiceThread g_thread;
 double g_pair_ns = 0;       // measured at the first candidate; -1: could not be
@@ -193,7 +193,7 @@ void stop_costly_counts(const std::vector<Sum> &sums) {
   const double cpu = process_cpu_seconds();
   const double spent = g_last_cpu >= 0 && cpu >= 0 ? cpu - g_last_cpu : 0;
   g_last_cpu = cpu;
-  const double min_measured_ns = kMinInRunSamples * sample_ns();
+  const double per_sample_ns = sample_ns();
   std::vector<Counted> kept;
   for (Counted &c : g_counted) {
     const uint64_t now = c.region < sums.size() ? sums[c.region].visits : c.visits;
@@ -202,8 +202,8 @@ void stop_costly_counts(const std::vector<Sum> &sums) {
     const double in_run_s = double(measured - std::min(measured, c.measured_ns)) * 1e-9;
     const double since_s = cpu >= 0 && c.cpu_s >= 0 ? cpu - c.cpu_s : 0;
     const bool priced_over = spent > 0 && cost_s > kStopShare * spent;
-    const bool in_run_over =
-        min_measured_ns > 0 && in_run_s * 1e9 >= min_measured_ns && since_s > 0 && in_run_s > kStopShare * since_s;
+    const bool in_run_over = report::in_run_price_trusted(in_run_s * 1e9, per_sample_ns) && since_s > 0 &&
+                             in_run_s > kStopShare * since_s;
     // Only a leaf: what a stopped region calls would hang below its caller,
     // on a path the program never took (its frames are gone).
     const bool leaf = c.region >= sums.size() || !sums[c.region].calls;
@@ -234,6 +234,7 @@ bool tick() {
   if (!g_fast_events || g_pair_ns < 0) return false;
   const std::vector<Sum> sums = region_sums();
   if (g_count_stop) stop_costly_counts(sums);
+  const double per_sample_ns = sample_ns();
   bool throttled = false;
   for (uint32_t r = 1; r < sums.size(); ++r) {
     const Sum &s = sums[r];
@@ -246,9 +247,8 @@ bool tick() {
     }
     const double mean_ns = double(s.incl) * clock_seconds_per_tick() * 1e9 / double(s.visits);
     // The in-run pair: measurement CPU per visit, once enough samples say so.
-    const double min_measured_ns = kMinInRunSamples * sample_ns();
     const double in_run_ns = double(s.measured_ns) / double(s.visits);
-    const bool in_run = min_measured_ns > 0 && double(s.measured_ns) >= min_measured_ns && in_run_ns > g_pair_ns;
+    const bool in_run = report::in_run_price_trusted(double(s.measured_ns), per_sample_ns) && in_run_ns > g_pair_ns;
     const double pair_ns = in_run ? in_run_ns : g_pair_ns;
     if (mean_ns >= kPairs * pair_ns) continue;
     decide(r);  // throttled now, or never: each region is looked up once
