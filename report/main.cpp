@@ -15,6 +15,7 @@
 #include "cfg_view.hpp"
 #include "cubex.hpp"
 #include "diff.hpp"
+#include "findings_view.hpp"
 #include "folded.hpp"
 #include "html_view.hpp"
 #include "gprof_view.hpp"
@@ -91,6 +92,7 @@ struct Options {
   std::string callgraph, focus;
   bool json = false;  // the --json view, or with --diff: the comparison as JSON
   bool unmarked = false;  // --folded, --gprof: no mark on times from samples
+  std::string fail_above;  // --findings: exit 3 when a finding is above this share
 };
 
 // A profile read for a view, and the file it came from (named in errors).
@@ -214,6 +216,28 @@ int show_mpi(const Options &, const Profiled &in) {
   const std::string text = hcc::profile::mpi_summary_text(in.p);
   std::cout << (text.empty() ? "no MPI regions in this profile\n" : text);
   return flushed();
+}
+
+// Exit status with --fail-above P: 3 when a finding costs more than P % of
+// the run (docs/reports.md), so CI can guard a regression.
+constexpr int kFindingAbove = 3;
+
+int show_findings(const Options &o, const Profiled &in) {
+  double above = -1;
+  if (!o.fail_above.empty() && !hcc::report::parse_share(o.fail_above, above))
+    return fail("", "--fail-above '" + o.fail_above + "': expected a share of the run from 0 to 100, such as 5%");
+  const auto all = hcc::findings::find_all(in.p);
+  if (o.json) {
+    std::cout << hcc::report::json_text(hcc::report::findings_json(all, hcc::findings::run_thread_time(in.p), in.path))
+              << "\n";
+  } else {
+    std::cout << hcc::findings::findings_text(all, o.top);
+  }
+  if (flushed() != 0) return 1;
+  bool over = false;
+  for (const auto &f : all) over = over || (above >= 0 && 100 * f.share > above);
+  if (over) std::cerr << "hcc-report: a finding is above " << above << "% of the run (--fail-above)\n";
+  return over ? kFindingAbove : 0;
 }
 
 int show_json(const Options &o, const Profiled &in) {
@@ -380,6 +404,10 @@ const View kViews[] = {
      nullptr, on_profile<show_openmp>},
     {"--mpi", "show the MPI section: time per rank, top MPI call paths, imbalance per call", "", nullptr,
      on_profile<show_mpi>},
+    {"--findings",
+     "what cost this run the most, ranked, each with its call path, evidence and meaning (--json: as JSON; "
+     "--fail-above P: exit status 3 when one is above P% of the run)",
+     "--json --top --fail-above", nullptr, on_profile<show_findings>},
     {"--json", "print the profile as JSON (see report/README.md)", "--location", add_json, on_profile<show_json>},
     {"--cfg",
      "control flow (predecessor lists): the tree as ompP prints it; =dot Graphviz DOT, "
@@ -422,6 +450,11 @@ struct Modifier {
 };
 
 const Modifier kModifiers[] = {
+    {"--fail-above", "--findings",
+     [](CLI::App &app, Options &o) {
+       return app.add_option("--fail-above", o.fail_above,
+                             "with --findings: exit status 3 when a finding costs more than this share of the run (5%)");
+     }},
     {"--location", "--json",
      [](CLI::App &app, Options &o) {
        return app.add_option("--location", o.location, "restrict to one location (thread) id")
@@ -450,7 +483,7 @@ const Modifier kModifiers[] = {
      }},
     {"--top", "--watch",
      [](CLI::App &app, Options &o) {
-       return app.add_option("--top", o.top, "with --watch: call paths shown (default 10)")
+       return app.add_option("--top", o.top, "with --watch: call paths shown; with --findings: findings shown (default 10)")
            ->check(CLI::PositiveNumber);
      }},
     {"--metric", "--folded",
@@ -486,11 +519,12 @@ struct Registered {
 
 Registered add_options(CLI::App &app, Options &o) {
   Registered r;
+  r.modifiers.resize(kModifierCount);
   for (const View &v : kViews) {
     const std::string help = v.help;
     r.views.push_back(v.add ? v.add(app, o, v) : app.add_flag(v.flag, help));
-    for (const Modifier &m : kModifiers)
-      if (std::string(m.after) == v.flag) r.modifiers.push_back(m.add(app, o));
+    for (std::size_t i = 0; i < kModifierCount; ++i)
+      if (std::string(kModifiers[i].after) == v.flag) r.modifiers[i] = kModifiers[i].add(app, o);
   }
   return r;
 }

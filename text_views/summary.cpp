@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "findings.hpp"
 #include "marks.hpp"
 #include "summary.hpp"
 
@@ -498,7 +499,9 @@ std::string summary_text(const Profile &p) {
   std::string metrics;
   for (const auto &m : p.metrics) metrics += (metrics.empty() ? "" : ", ") + m.uniq_name + " [" + m.uom + "]";
 
-  std::string out = "hcc profile summary\n";
+  // What cost the run the most comes first (findings/): the answer before the tables.
+  std::string out = hcc::findings::findings_text(hcc::findings::find_all(p)) + "\n";
+  out += "hcc profile summary\n";
   out += fmt::format("Program:    {}\n", program_name(p));
   out += fmt::format("Locations:  {} ({} process{}, {} thread{})\n", p.nloc(), ranks.size(),
                      ranks.size() == 1 ? "" : "es", p.nloc(), p.nloc() == 1 ? "" : "s");

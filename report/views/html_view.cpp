@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "html_assets.hpp"  // generated from report/views/html/ by report/views/html/embed.cmake
+#include "findings_view.hpp"
 #include "json_view.hpp"
 #include "summary.hpp"
 
@@ -96,6 +97,7 @@ void write_html_data(std::ostream &os, const Profile &p, const std::string &prof
   } else {
     d["total_time"] = nullptr;
   }
+  d["findings"] = findings_json(hcc::findings::find_all(p), hcc::findings::run_thread_time(p), profile_path)["findings"];
   d["openmp"] = hcc::profile::openmp_summary_text(p);
   d["mpi"] = hcc::profile::mpi_summary_text(p);
   // The profile's JSON is streamed (json_view.hpp), so it goes in front as

@@ -446,6 +446,45 @@
     ], withPred, 0, false);
   }
 
+  // ---- findings (findings/, the same list as hcc-report --findings) ----
+  function renderFindings() {
+    const list = data.findings || [];
+    const box = $('findings');
+    const num = (x) => (Math.abs(x) >= 1e5 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(3) : String(Number(x.toPrecision(4))));
+    list.forEach((f) => {
+      const li = el('li', { class: 'finding', 'data-kind': f.kind });
+      const head = el('div', { class: 'finding-head' });
+      head.appendChild(el('span', { class: 'finding-cost' }, f.cost_s.toFixed(3) + ' s, ' + (100 * f.share).toFixed(1) + '%'));
+      head.appendChild(document.createTextNode(f.title));
+      head.appendChild(el('span', { class: 'finding-kind' }, f.kind));
+      li.appendChild(head);
+      if (f.path) {
+        const p = el('div', { class: 'finding-path', title: 'show it in the call tree' }, f.path);
+        p.addEventListener('click', () => {
+          if (f.callpath >= 0 && f.callpath < cps.length) { state.zoom = f.callpath; renderFlame(); }
+          $('flame-section').scrollIntoView();
+        });
+        li.appendChild(p);
+      }
+      li.appendChild(el('div', { class: 'finding-meaning' }, f.meaning));
+      const ev = el('ul', { class: 'finding-evidence' });
+      for (const e of f.evidence) {
+        const vals = e.per ? e.per.slice(0, 8).map((kv) => kv[0] + ' ' + num(kv[1])).join(', ') +
+                               (e.per.length > 8 ? ', … (' + (e.per.length - 8) + ' more)' : '')
+                           : (e.value === null ? '' : num(e.value));
+        ev.appendChild(el('li', {}, e.what + (e.unit && e.unit !== e.what ? ' (' + e.unit + ')' : '') + ': ' + vals));
+      }
+      li.appendChild(ev);
+      if (f.fix) {
+        const fx = el('div', {}, 'Fix: ');
+        fx.appendChild(el('code', { class: 'finding-fix' }, f.fix));
+        li.appendChild(fx);
+      }
+      box.appendChild(li);
+    });
+    $('no-findings').hidden = list.length > 0;
+  }
+
   function renderSelectors() {
     const ms = $('metric');
     prof.metrics.forEach((m, i) => ms.appendChild(el('option', { value: String(i) }, m.name + ' [' + m.unit + ']')));
@@ -465,6 +504,7 @@
   }
 
   renderRun();
+  renderFindings();
   renderSelectors();
   wireFlame();
   renderMetricViews();

@@ -1,0 +1,184 @@
+// hcc findings — MPI, from the wrappers' timings (no trace needed): ranks
+// waiting in a collective for the last to arrive, and what that rank did
+// instead; waiting in receives (a late sender) and in blocking sends (a late
+// receiver); many small messages. Per outermost MPI call path, every rank's
+// time summed over its threads.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "model.hpp"
+
+namespace hcc::findings {
+namespace {
+
+bool one_of(const std::string &name, std::initializer_list<const char *> list) {
+  for (const char *s : list)
+    if (name == s) return true;
+  return false;
+}
+
+bool collective(const std::string &n) {
+  return one_of(n, {"MPI_Allreduce", "MPI_Reduce", "MPI_Barrier", "MPI_Bcast", "MPI_Allgather", "MPI_Allgatherv",
+                    "MPI_Gather", "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Alltoall", "MPI_Alltoallv",
+                    "MPI_Alltoallw", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan", "MPI_Exscan",
+                    "MPI_Finalize", "MPI_Comm_split", "MPI_Comm_dup", "MPI_Comm_create"});
+}
+bool receive_wait(const std::string &n) {
+  return one_of(n, {"MPI_Recv", "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Probe",
+                    "MPI_Sendrecv", "MPI_Sendrecv_replace"});
+}
+bool blocking_send(const std::string &n) { return one_of(n, {"MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend"}); }
+bool any_send(const std::string &n) {
+  return blocking_send(n) || one_of(n, {"MPI_Isend", "MPI_Issend", "MPI_Irsend", "MPI_Ibsend", "MPI_Sendrecv"});
+}
+
+// Per rank (index into m.ranks): `value(c, l)` summed over the rank's threads.
+template <class F>
+std::vector<double> per_rank(const Model &m, F value) {
+  std::vector<double> out(m.ranks.size(), 0);
+  for (std::size_t l = 0; l < m.nl; ++l) out[std::size_t(m.rank_index[l])] += value(l);
+  return out;
+}
+
+Evidence rank_row(const Model &m, std::string what, std::string unit, const std::vector<double> &v,
+                  const std::vector<double> &present) {
+  Evidence e{std::move(what), std::move(unit), {}, {}};
+  for (std::size_t r = 0; r < v.size(); ++r)
+    if (present[r] > 0) e.keys.push_back(fmt::format("rank {}", m.ranks[r])), e.values.push_back(v[r]);
+  return e;
+}
+
+// What the late rank `r` spent more time on than the other ranks' mean,
+// outside MPI: the call path with the largest excess of exclusive time.
+std::pair<int, double> excess_on(const Model &m, std::size_t r) {
+  int best = -1;
+  double most = 0;
+  const double others = double(m.ranks.size() - 1);
+  for (std::size_t c = 0; c < m.nc; ++c) {
+    const int ci = int(c);
+    if (m.in_mpi[c]) continue;
+    double mine = 0, rest = 0;
+    for (std::size_t l = 0; l < m.nl; ++l)
+      (std::size_t(m.rank_index[l]) == r ? mine : rest) += m.excl_t(ci, l);
+    const double excess = mine - rest / others;
+    if (excess > most) most = excess, best = ci;
+  }
+  return {best, most};
+}
+
+// The late ranks' excess, each computed once and for at most this many
+// ranks (each costs a pass over the profile's values).
+constexpr std::size_t kCausesComputed = 8;
+using Causes = std::map<std::size_t, std::pair<int, double>>;
+
+void collective_finding(const Model &m, int c, Causes &causes, std::vector<Finding> &out) {
+  const auto t = per_rank(m, [&](std::size_t l) { return m.t(c, l); });
+  const auto n = per_rank(m, [&](std::size_t l) { return m.v(c, l); });
+  double lo = 1e300;
+  std::size_t last = 0, present = 0;
+  for (std::size_t r = 0; r < t.size(); ++r)
+    if (n[r] > 0 && t[r] < lo) lo = t[r], last = r;
+  double cost = 0;
+  for (std::size_t r = 0; r < t.size(); ++r)
+    if (n[r] > 0) cost += t[r] - lo, ++present;
+  if (present < 2) return;
+  const std::string &name = m.region(c).name;
+  Finding f;
+  f.kind = "mpi.collective_wait";
+  f.title = fmt::format("ranks waiting in {} for rank {}", name, m.ranks[last]);
+  f.cost_s = cost;
+  f.callpath = c;
+  f.path = m.path(c);
+  f.evidence.push_back(rank_row(m, "time in " + name, "s", t, n));
+  f.evidence.push_back(rank_row(m, "calls", "calls", n, n));
+  f.meaning = fmt::format("rank {} reached {} last (it spent the least time in it) and the others waited for it",
+                          m.ranks[last], name);
+  if (!causes.count(last) && causes.size() < kCausesComputed) causes[last] = excess_on(m, last);
+  const auto known = causes.find(last);
+  const int cause = known == causes.end() ? -1 : known->second.first;
+  const double excess = cause < 0 ? 0 : known->second.second;
+  if (cause >= 0 && excess > 0.1 * cost / double(present - 1)) {
+    f.evidence.push_back({fmt::format("rank {}'s time more than the other ranks' mean in {}", m.ranks[last],
+                                      m.path(cause)),
+                          "s", {}, {excess}});
+    f.meaning += fmt::format(": it spent {:.3g} s more than the others in {}", excess, m.region(cause).name);
+  }
+  out.push_back(std::move(f));
+}
+
+void wait_finding(const Model &m, int c, bool receive, std::vector<Finding> &out) {
+  const auto t = per_rank(m, [&](std::size_t l) { return m.t(c, l); });
+  const auto n = per_rank(m, [&](std::size_t l) { return m.v(c, l); });
+  const std::string &name = m.region(c).name;
+  Finding f;
+  f.kind = receive ? "mpi.late_sender" : "mpi.late_receiver";
+  f.title = receive ? fmt::format("waiting in {} for messages (late senders)", name)
+                    : fmt::format("waiting in {} for receivers (late receivers)", name);
+  f.cost_s = m.t_sum(c);
+  f.callpath = c;
+  f.path = m.path(c);
+  f.evidence.push_back(rank_row(m, "time in " + name, "s", t, n));
+  f.evidence.push_back(rank_row(m, "calls", "calls", n, n));
+  const int bytes = m.p.metric_index(receive ? "bytes_received" : "bytes_sent");
+  if (bytes >= 0) {
+    const auto b = per_rank(m, [&](std::size_t l) { return m.p.at(std::size_t(bytes), std::size_t(c), l); });
+    f.evidence.push_back(rank_row(m, receive ? "bytes received" : "bytes sent", "bytes", b, n));
+  }
+  f.meaning = receive ? "a blocking receive waits until its message arrives: its sender reached the send later "
+                        "(or the message is large); post the receive earlier (MPI_Irecv) and do work meanwhile"
+                      : "a blocking send of a message too large to go eagerly waits for the receiver to post its "
+                        "receive: post receives earlier, or send with MPI_Isend";
+  out.push_back(std::move(f));
+}
+
+// Many small messages: each pays the latency.
+void small_messages_finding(const Model &m, const std::vector<int> &sends, std::vector<Finding> &out) {
+  const int bytes = m.p.metric_index("bytes_sent");
+  double calls = 0, sent = 0, cost = 0;
+  int busiest = -1;
+  double busiest_calls = 0;
+  for (int c : sends) {
+    double n = 0;
+    for (std::size_t l = 0; l < m.nl; ++l) {
+      n += m.v(c, l);
+      if (bytes >= 0) sent += m.p.at(std::size_t(bytes), std::size_t(c), l);
+    }
+    calls += n;
+    cost += m.t_sum(c);
+    if (n > busiest_calls) busiest_calls = n, busiest = c;
+  }
+  if (bytes < 0 || calls < 10000 || sent / calls >= 4096 || busiest < 0) return;
+  Finding f;
+  f.kind = "mpi.small_messages";
+  f.title = fmt::format("{:.0f} small messages ({:.0f} bytes each on average)", calls, sent / calls);
+  f.cost_s = cost;
+  f.callpath = busiest;
+  f.path = m.path(busiest);
+  f.evidence.push_back({"messages sent", "calls", {}, {calls}});
+  f.evidence.push_back({"bytes sent", "bytes", {}, {sent}});
+  f.meaning = "every message pays the network's latency whatever its size: send fewer, larger messages "
+              "(pack them, or aggregate per neighbour)";
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void mpi_findings(const Model &m, std::vector<Finding> &out) {
+  if (m.time < 0) return;
+  std::vector<int> sends;
+  Causes causes;
+  for (std::size_t c = 0; c < m.nc; ++c) {
+    const int ci = int(c), par = m.p.cnodes[c].parent;
+    const auto &r = m.region(ci);
+    if (r.paradigm != "mpi" || (par >= 0 && m.in_mpi[std::size_t(par)])) continue;
+    if (collective(r.name) && m.ranks.size() > 1) collective_finding(m, ci, causes, out);
+    else if (receive_wait(r.name)) wait_finding(m, ci, true, out);
+    else if (blocking_send(r.name)) wait_finding(m, ci, false, out);
+    if (any_send(r.name)) sends.push_back(ci);
+  }
+  small_messages_finding(m, sends, out);
+}
+
+}  // namespace hcc::findings
