@@ -9,7 +9,10 @@
 // and "why is it slow" has its answer in the tree (CPU work, or waiting).
 // Noise: k samples of period P measure the CPU time to about sqrt(k) P, so
 // only a rest above 4 sqrt(k + 1) P is split off (a function with no sample
-// needs four periods, 20 ms at 200 Hz).
+// needs four periods, 20 ms at 200 Hz); k counts the samples of its
+// children timed by samples too, whose error is in its exclusive time.
+// Samples a callee took beyond its own exclusive time (inside hcc's pairs)
+// count for its caller.
 #pragma once
 
 #include <cstddef>
