@@ -51,21 +51,34 @@ Evidence rank_row(const Model &m, std::string what, std::string unit, const std:
 }
 
 // What the late rank `r` spent more time on than the other ranks' mean,
-// outside MPI: the call path with the largest excess of exclusive time.
+// outside MPI: per call path its time outside MPI calls (exclusive times
+// of its non-MPI subtree), the excess over the others' mean; from the root
+// with the most, down to the child holding most of it while that child
+// holds at least half of it (main -> std::ostream::flush, not main, and not
+// one of flush's leaves).
 std::pair<int, double> excess_on(const Model &m, std::size_t r) {
-  int best = -1;
-  double most = 0;
   const double others = double(m.ranks.size() - 1);
+  std::vector<double> ex(m.nc, 0);
   for (std::size_t c = 0; c < m.nc; ++c) {
-    const int ci = int(c);
     if (m.in_mpi[c]) continue;
     double mine = 0, rest = 0;
-    for (std::size_t l = 0; l < m.nl; ++l)
-      (std::size_t(m.rank_index[l]) == r ? mine : rest) += m.excl_t(ci, l);
-    const double excess = mine - rest / others;
-    if (excess > most) most = excess, best = ci;
+    for (std::size_t l = 0; l < m.nl; ++l) (std::size_t(m.rank_index[l]) == r ? mine : rest) += m.excl_t(int(c), l);
+    ex[c] = mine - rest / others;
   }
-  return {best, most};
+  for (std::size_t c = m.nc; c-- > 0;)  // parents come before their children
+    if (m.p.cnodes[c].parent >= 0) ex[std::size_t(m.p.cnodes[c].parent)] += ex[c];
+  int at = -1;
+  for (std::size_t c = 0; c < m.nc; ++c)
+    if (m.p.cnodes[c].parent < 0 && (at < 0 || ex[c] > ex[std::size_t(at)])) at = int(c);
+  if (at < 0 || ex[std::size_t(at)] <= 0) return {-1, 0};
+  for (;;) {
+    int best = -1;
+    for (int k : m.kids[std::size_t(at)])
+      if (best < 0 || ex[std::size_t(k)] > ex[std::size_t(best)]) best = k;
+    if (best < 0 || ex[std::size_t(best)] < 0.5 * ex[std::size_t(at)]) break;
+    at = best;
+  }
+  return {at, ex[std::size_t(at)]};
 }
 
 // The late ranks' excess, each computed once and for at most this many
@@ -103,7 +116,15 @@ void collective_finding(const Model &m, int c, Causes &causes, std::vector<Findi
     f.evidence.push_back({fmt::format("rank {}'s time more than the other ranks' mean in {}", m.ranks[last],
                                       m.path(cause)),
                           "s", {}, {excess}});
-    f.meaning += fmt::format(": it spent {:.3g} s more than the others in {}", excess, m.region(cause).name);
+    // "std::ostream::flush() → … → __write": where below the root it starts, and the frame it ends in.
+    int top = cause;
+    while (m.p.cnodes[std::size_t(top)].parent >= 0 && m.p.cnodes[std::size_t(m.p.cnodes[std::size_t(top)].parent)].parent >= 0)
+      top = m.p.cnodes[std::size_t(top)].parent;
+    const std::string where = top == cause ? m.region(cause).name
+                              : m.p.cnodes[std::size_t(cause)].parent == top
+                                  ? m.region(top).name + " \u2192 " + m.region(cause).name
+                                  : m.region(top).name + " \u2192 \u2026 \u2192 " + m.region(cause).name;
+    f.meaning += fmt::format(": it spent {:.3g} s more than the others in {}", excess, where);
   }
   out.push_back(std::move(f));
 }

@@ -201,6 +201,33 @@ TEST(HtmlReport, PredecessorsShownWhenTheProfileHasThem) {
       << dom.substr(dom.find("cflow-section"), 1500);
 }
 
+// The findings come first (issue 42): before the call tree, the first of
+// them the OpenMP sample's imbalanced loop, with its evidence and meaning.
+TEST(HtmlReport, FindingsComeFirstWithTheOpenMPSamplesImbalance) {
+  REQUIRE_CHROMIUM();
+  const std::string dir = scratch_dir("html-findings");
+  const std::string exe = dir + "/imbalance", out = dir + "/out";
+  ASSERT_EQ(run(shell_quote(hcc_bin()) + " --hcc-compiler=gcc -fopenmp -O2 " +
+                shell_quote(samples_dir() + "/openmp/imbalance.c") + " -o " + shell_quote(exe))
+                .status,
+            0);
+  ASSERT_EQ(run("OMP_NUM_THREADS=2 OMP_DYNAMIC=false HCC_OUTPUT_DIR=" + shell_quote(out) + " " + shell_quote(exe)).status,
+            0);
+  write_html(out, dir + "/report.html");
+  const std::string dom = dump_dom(dir + "/report.html");
+  const auto findings = dom.find("<section id=\"findings-section\">"), tree = dom.find("<section id=\"flame-section\">");
+  ASSERT_NE(findings, std::string::npos) << dom.substr(0, 2000);
+  ASSERT_NE(tree, std::string::npos);
+  EXPECT_LT(findings, tree);
+  const auto first = dom.find("<li class=\"finding\"", findings);
+  ASSERT_NE(first, std::string::npos) << dom.substr(findings, 2000);
+  const std::string item = dom.substr(first, dom.find("</li>", dom.find("finding-evidence", first)) - first);
+  EXPECT_NE(item.find("data-kind=\"openmp.imbalance\""), std::string::npos) << item;
+  EXPECT_NE(item.find("load imbalance in the loop at imbalance.c:"), std::string::npos) << item;
+  EXPECT_NE(item.find("waiting at the implicit barrier (s): thread 0 "), std::string::npos) << item;
+  EXPECT_NE(item.find("finished last"), std::string::npos) << item;
+}
+
 #ifdef HCC_TEST_MPICC
 TEST(HtmlReport, MpiOpenMpRunShowsBothSections) {
   REQUIRE_CHROMIUM();
