@@ -33,7 +33,9 @@ namespace {
 // range of the rest, so a 100 000-rank row stays one line.
 std::string values_text(const Evidence &e) {
   constexpr std::size_t kMax = 8;
-  auto num = [](double x) { return fmt::format("{:.4g}", x); };
+  auto num = [](double x) {
+    return x == double((long long)x) && x < 1e15 && x > -1e15 ? fmt::format("{:.0f}", x) : fmt::format("{:.4g}", x);
+  };
   if (e.keys.empty()) return e.values.empty() ? "" : num(e.values.front());
   std::string out;
   for (std::size_t i = 0; i < e.values.size() && i < kMax; ++i)

@@ -102,6 +102,22 @@ TEST(Findings, TheSerialPartOfAThreadedRunCostsItsIdleThreads) {
   EXPECT_WITHIN_10_PERCENT(j["findings"][0]["cost_s"].get<double>(), 0.4 * (2 - 1));
 }
 
+TEST(Findings, WaitingAtAnExplicitBarrierIsFindingOneAtTheWaitItWasBuiltWith) {
+  const Ran r = build_and_run("barrier", "omp_barrier.c", "gcc", "-fopenmp", kOmpEnv, unpreempted(60));
+  const json j = findings_of(r.dir);
+  EXPECT_FIRST(j, "openmp.barrier");
+  EXPECT_WITHIN_10_PERCENT(j["findings"][0]["cost_s"].get<double>(), 6 * 0.08);
+  EXPECT_NE(j["findings"][0]["meaning"].get<std::string>().find("for thread 1 to reach"), std::string::npos)
+      << j["findings"][0].dump(1);
+}
+
+TEST(Findings, AThreadAloneInASingleIsLimitedParallelismAtTheOthersWait) {
+  const Ran r = build_and_run("single", "omp_single.c", "gcc", "-fopenmp", kOmpEnv, unpreempted(60));
+  const json j = findings_of(r.dir);
+  EXPECT_FIRST(j, "openmp.limited_parallelism");
+  EXPECT_WITHIN_10_PERCENT(j["findings"][0]["cost_s"].get<double>(), 6 * 0.08 * (2 - 1));
+}
+
 // The seed's ompP case: the sample's imbalanced loop (iteration i costs i
 // units, static schedule) is the first finding, its critical section found.
 TEST(Findings, TheOpenMPSamplesImbalancedLoopIsFindingOne) {
@@ -219,6 +235,15 @@ TEST(Findings, ALateSenderIsFindingOneAtTheReceiversWait) {
   const json j = findings_of(r.dir);
   EXPECT_FIRST(j, "mpi.late_sender");
   EXPECT_WITHIN_10_PERCENT(j["findings"][0]["cost_s"].get<double>(), 4 * 0.15);
+}
+
+TEST(Findings, ManySmallMessagesAreFindingOneWithEveryMessageCounted) {
+  const Ran r = build_and_run("small-messages", "mpi_small_messages.c", HCC_TEST_MPICC, "", "", mpirun(2));
+  const json j = findings_of(r.dir);
+  EXPECT_FIRST(j, "mpi.small_messages");
+  const json &f = j["findings"][0];
+  EXPECT_EQ(evidence(f, "messages sent")["value"].get<double>(), 50000.0) << f.dump(1);
+  EXPECT_EQ(evidence(f, "bytes sent")["value"].get<double>(), 50000.0 * 4) << f.dump(1);
 }
 
 // The seed's Scalasca case: rank 0 flushes a log line per step while the

@@ -450,7 +450,8 @@
   function renderFindings() {
     const list = data.findings || [];
     const box = $('findings');
-    const num = (x) => (Math.abs(x) >= 1e5 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(3) : String(Number(x.toPrecision(4))));
+    const num = (x) => (Number.isInteger(x) ? String(x)
+                        : Math.abs(x) >= 1e5 || Math.abs(x) < 1e-3 ? x.toExponential(3) : String(Number(x.toPrecision(4))));
     list.forEach((f) => {
       const li = el('li', { class: 'finding', 'data-kind': f.kind });
       const head = el('div', { class: 'finding-head' });
