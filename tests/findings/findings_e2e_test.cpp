@@ -154,7 +154,7 @@ TEST(Findings, AllocationInAHotLoopIsAnAllocationFindingAtItsCost) {
 }
 
 TEST(Findings, TimeOffTheCpuIsABlockedFindingAtItsLength) {
-  const Ran r = build_and_run("blocked", "sleep_loop.c", "gcc", "", "", unpreempted(60));
+  const Ran r = build_and_run("blocked", "sleep_loop.c", "gcc", "", "HCC_SAMPLING=on", unpreempted(60));
   const json j = findings_of(r.dir);
   EXPECT_FIRST(j, "calls.blocked");
   EXPECT_WITHIN_10_PERCENT(j["findings"][0]["cost_s"].get<double>(), 50 * 0.01);
@@ -204,7 +204,7 @@ TEST_P(BalancedProgram, HasNoFindingAboveTwoPercent) {
 INSTANTIATE_TEST_SUITE_P(Sampling, BalancedProgram, ::testing::Values("on", "off"));
 
 TEST(Findings, FailAboveExitsThreeWhenAFindingCostsMoreThanTheShare) {
-  const Ran r = build_and_run("fail-above", "sleep_loop.c", "gcc", "", "", unpreempted(60));
+  const Ran r = build_and_run("fail-above", "sleep_loop.c", "gcc", "", "HCC_SAMPLING=on", unpreempted(60));
   const std::string prof = shell_quote(r.dir + "/prof");
   const RunResult above = run(report_bin() + " --findings --fail-above 5% " + prof);
   EXPECT_EQ(above.status, 3) << above.out << above.err;
@@ -217,7 +217,7 @@ TEST(Findings, FailAboveExitsThreeWhenAFindingCostsMoreThanTheShare) {
 }
 
 TEST(Findings, SummaryTxtStartsWithThem) {
-  const Ran r = build_and_run("summary", "sleep_loop.c", "gcc", "", "", unpreempted(60));
+  const Ran r = build_and_run("summary", "sleep_loop.c", "gcc", "", "HCC_SAMPLING=on", unpreempted(60));
   const std::string summary = read_file(r.dir + "/prof/summary.txt");
   EXPECT_EQ(summary.rfind("FINDINGS", 0), 0u) << summary.substr(0, 400);
   EXPECT_NE(summary.find("#1 "), std::string::npos);
@@ -250,7 +250,8 @@ TEST(Findings, ManySmallMessagesAreFindingOneWithEveryMessageCounted) {
 // others wait in MPI_Allreduce; the first finding is their wait, naming
 // rank 0 and what it did instead.
 TEST(Findings, AFlushOnRankZeroWhileTheOthersWaitInAllreduceIsFindingOne) {
-  const Ran r = build_and_run("flush-allreduce", "mpi_flush_allreduce.cpp", HCC_TEST_MPICXX, "", "", mpirun(3));
+  const Ran r = build_and_run("flush-allreduce", "mpi_flush_allreduce.cpp", HCC_TEST_MPICXX, "", "HCC_SAMPLING=on",
+                              mpirun(3));
   const json j = findings_of(r.dir);
   EXPECT_FIRST(j, "mpi.collective_wait");
   const json &f = j["findings"][0];

@@ -245,7 +245,7 @@ TEST(InputBounds, LargestModelOfATenMegabyteFileFitsEveryViewInAGigabyte) {
   ASSERT_LT(file_size(f), std::uint64_t(10) << 20);
   const std::uint64_t gigabyte = std::uint64_t(1) << 30;
   // CPU: 0.1-1.2 s each, measured; 20 s is a hang guard, not a speed check.
-  for (const std::string view : {"", "--json", "--html", "--gprof", "--callgraph dot", "--plan"}) {
+  for (const std::string view : {"", "--json", "--html", "--gprof", "--callgraph dot", "--plan", "--findings"}) {
     SCOPED_TRACE(view);
     const Bounded r = bounded(d, view + " " + quote(f), gigabyte, 20, "wc -c");
     EXPECT_EQ(r.status, 0) << r.err;
