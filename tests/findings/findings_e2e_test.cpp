@@ -237,6 +237,23 @@ TEST(Findings, ALateSenderIsFindingOneAtTheReceiversWait) {
   EXPECT_WITHIN_10_PERCENT(j["findings"][0]["cost_s"].get<double>(), 4 * 0.15);
 }
 
+TEST(Findings, ALateReceiverIsFindingOneAtTheSendersWait) {
+  const Ran r = build_and_run("late-receiver", "mpi_late_receiver.c", HCC_TEST_MPICC, "", "", mpirun(2));
+  const json j = findings_of(r.dir);
+  EXPECT_FIRST(j, "mpi.late_receiver");
+  EXPECT_WITHIN_10_PERCENT(j["findings"][0]["cost_s"].get<double>(), 4 * 0.15);
+}
+
+TEST(Findings, WaitingInACollectiveIsFindingOneNamingTheLateRankAndItsWork) {
+  const Ran r = build_and_run("collective", "mpi_collective.c", HCC_TEST_MPICC, "", "", mpirun(2));
+  const json j = findings_of(r.dir);
+  EXPECT_FIRST(j, "mpi.collective_wait");
+  const json &f = j["findings"][0];
+  EXPECT_WITHIN_10_PERCENT(f["cost_s"].get<double>(), 6 * 0.1);  // ROUNDS * UNIT * size(size-1)/2
+  EXPECT_EQ(f["title"], "ranks waiting in MPI_Allreduce for rank 1");
+  EXPECT_NE(f["meaning"].get<std::string>().find("more than the others in work"), std::string::npos) << f.dump(1);
+}
+
 TEST(Findings, ManySmallMessagesAreFindingOneWithEveryMessageCounted) {
   const Ran r = build_and_run("small-messages", "mpi_small_messages.c", HCC_TEST_MPICC, "", "", mpirun(2));
   const json j = findings_of(r.dir);
