@@ -63,6 +63,26 @@ Kind classify(const std::string &name) {
   return Kind::None;
 }
 
+// Per Kind (in its order): the finding's kind, what its title calls the
+// calls, and its meaning.
+struct Wording {
+  const char *kind, *what, *meaning;
+};
+const Wording kWording[] = {
+    {"", "", ""},
+    {"calls.io", "I/O calls",
+     "writing and flushing on the run's path: each flush is a system call; buffer the output (std::endl flushes the "
+     "stream, '\\n' does not) or write less often"},
+    {"calls.allocation", "memory allocation",
+     "allocating and freeing on the run's path: reuse the buffers, reserve capacity, or move the allocation out of "
+     "the loop"},
+    {"calls.lock", "lock calls",
+     "threads took a lock often or waited for one: hold it for less, or give each thread its own data"},
+    {"calls.blocked", "",
+     "time the thread was not running: blocked in a system call (I/O, a sleep, a lock's futex) or waiting for a core "
+     "other work held"},
+};
+
 struct Group {
   Kind kind = Kind::None;
   int caller = -1;
@@ -108,30 +128,10 @@ void call_findings(const Model &m, std::vector<Finding> &out) {
       if (each.keys.size() < 8) each.keys.push_back(m.region(c).name), each.values.push_back(cost);
       if (called.size() < 60) called += (called.empty() ? "" : ", ") + last_name(m.region(c).name);
     }
-    switch (g.kind) {
-      case Kind::Io:
-        f.kind = "calls.io";
-        f.title = fmt::format("I/O calls in {} ({})", caller, called);
-        f.meaning = "writing and flushing on the run's path: each flush is a system call; buffer the output "
-                    "(std::endl flushes the stream, '\\n' does not) or write less often";
-        break;
-      case Kind::Alloc:
-        f.kind = "calls.allocation";
-        f.title = fmt::format("memory allocation in {} ({})", caller, called);
-        f.meaning = "allocating and freeing on the run's path: reuse the buffers, reserve capacity, or move the "
-                    "allocation out of the loop";
-        break;
-      case Kind::Lock:
-        f.kind = "calls.lock";
-        f.title = fmt::format("lock calls in {} ({})", caller, called);
-        f.meaning = "threads took a lock often or waited for one: hold it for less, or give each thread its own data";
-        break;
-      default:
-        f.kind = "calls.blocked";
-        f.title = fmt::format("{} off the CPU", caller);
-        f.meaning = "time the thread was not running: blocked in a system call (I/O, a sleep, a lock's futex) or "
-                    "waiting for a core other work held";
-    }
+    const Wording &w = kWording[int(g.kind)];
+    f.kind = w.kind;
+    f.title = g.kind == Kind::Blocked ? caller + " off the CPU" : fmt::format("{} in {} ({})", w.what, caller, called);
+    f.meaning = w.meaning;
     if (g.kind != Kind::Blocked) f.evidence.push_back(each);
     f.evidence.push_back(per_location(
         m, "per thread", "s", [&](std::size_t l) { return per_loc[l]; }, [&](std::size_t l) { return per_loc[l] > 0; }));

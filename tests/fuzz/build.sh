@@ -17,9 +17,15 @@ text="$top/text_views"
 mkdir -p "$out/generated"
 cmake -DIN_DIR="$views/html" -DOUT="$out/generated/html_assets.hpp" -P "$views/html/embed.cmake"
 # shellcheck disable=SC2086
-$cxx $flags -I"$cube" -I"$text" -I"$views" -I"$out/generated" -I/usr/include/libxml2 "$here/cubex_reader.cpp" "$cube"/profile.cpp \
+# The text views open with the findings (findings/), whose measurement kind
+# prices regions with the plans' model (plans/, which checks its filter
+# lines with the filter parser).
+$cxx $flags -I"$top" -I"$cube" -I"$text" -I"$top/findings" -I"$top/plans" -I"$views" -I"$out/generated" -I/usr/include/libxml2 \
+  "$here/cubex_reader.cpp" "$cube"/profile.cpp \
   "$cube"/row_order.cpp "$cube"/anchor_write.cpp "$cube"/anchor_read.cpp "$cube"/cubex_write.cpp "$cube"/cubex_read.cpp \
   "$cube"/cfg_member.cpp "$text"/summary.cpp "$text"/mpi_summary.cpp "$text"/openmp_summary.cpp \
+  "$top"/findings/*.cpp "$top"/plans/judge.cpp "$top"/plans/filter_lines.cpp "$top"/filter/filter.cpp "$top"/io/regular_file.cpp \
+  "$views"/findings_view.cpp \
   "$views"/json_view.cpp "$views"/html_view.cpp "$views"/call_graph_model.cpp "$views"/gprof_view.cpp \
   "$views"/callgraph_dot.cpp "$views"/graphviz.cpp "$views"/cfg_view.cpp "$views"/folded.cpp "$views"/diff.cpp \
   -lxml2 -larchive -lfmt -o "$out/cubex_reader"
