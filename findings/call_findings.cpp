@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "model.hpp"
 
@@ -34,19 +33,28 @@ std::string last_name(const std::string &full) {
   return s;
 }
 
+template <std::size_t N>
+bool listed(const char *const (&names)[N], const std::string &n) {
+  for (const char *x : names)
+    if (n == x) return true;
+  return false;
+}
+
+// The names are constant arrays, not std::sets: libhcc writes summary.txt
+// from a destructor at exit, after a static set would have been destroyed.
 Kind classify(const std::string &name) {
-  static const std::set<std::string> io = {
+  static constexpr const char *io[] = {
       "write", "__write", "__libc_write", "writev", "pwrite", "pwrite64", "fsync", "fdatasync", "fflush",
       "_IO_fflush", "fwrite", "_IO_fwrite", "fputs", "_IO_fputs", "puts", "_IO_puts", "fputc", "putc", "putchar",
       "printf", "fprintf", "vfprintf", "__vfprintf_internal", "new_do_write", "_IO_new_do_write",
       "_IO_new_file_write", "_IO_new_file_xsputn", "_IO_file_write", "_IO_do_write", "read", "__read",
       "__libc_read", "fread", "_IO_fread", "flush", "endl", "__ostream_insert", "xsputn", "sync"};
-  static const std::set<std::string> alloc = {
+  static constexpr const char *alloc[] = {
       "malloc", "calloc", "realloc", "free", "cfree", "__libc_malloc", "__libc_free", "__libc_calloc",
       "__libc_realloc", "_int_malloc", "_int_free", "_int_realloc", "malloc_consolidate", "sysmalloc",
       "operator new", "operator delete", "operator new[]", "operator delete[]", "posix_memalign", "aligned_alloc",
       "memalign", "mmap", "mmap64", "__mmap", "munmap", "__munmap", "brk", "__brk", "sbrk", "__sbrk"};
-  static const std::set<std::string> lock = {
+  static constexpr const char *lock[] = {
       "pthread_mutex_lock", "pthread_mutex_unlock", "__pthread_mutex_lock", "__pthread_mutex_unlock",
       "___pthread_mutex_lock", "__lll_lock_wait", "__lll_lock_wait_private", "__futex_abstimed_wait_common",
       "pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_spin_lock", "pthread_cond_wait",
@@ -57,9 +65,9 @@ Kind classify(const std::string &name) {
   if (n == "lock") return name.find("mutex") != std::string::npos ? Kind::Lock : Kind::None;
   if (n == "sync" || n == "xsputn" || n == "flush")
     return name.find("std::") != std::string::npos ? Kind::Io : Kind::None;
-  if (io.count(n)) return Kind::Io;
-  if (alloc.count(n)) return Kind::Alloc;
-  if (lock.count(n)) return Kind::Lock;
+  if (listed(io, n)) return Kind::Io;
+  if (listed(alloc, n)) return Kind::Alloc;
+  if (listed(lock, n)) return Kind::Lock;
   return Kind::None;
 }
 
