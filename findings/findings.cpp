@@ -34,7 +34,8 @@ namespace {
 std::string values_text(const Evidence &e) {
   constexpr std::size_t kMax = 8;
   auto num = [](double x) {
-    return x == double((long long)x) && x < 1e15 && x > -1e15 ? fmt::format("{:.0f}", x) : fmt::format("{:.4g}", x);
+    // The range first: casting a value beyond long long is undefined (a fuzzed file holds any).
+    return x < 1e15 && x > -1e15 && x == double((long long)x) ? fmt::format("{:.0f}", x) : fmt::format("{:.4g}", x);
   };
   if (e.keys.empty()) return e.values.empty() ? "" : num(e.values.front());
   std::string out;
