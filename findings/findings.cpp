@@ -9,8 +9,9 @@
 
 namespace hcc::findings {
 
-std::vector<Finding> find_all(const hcc::profile::Profile &p) {
+std::vector<Finding> find_all(const hcc::profile::Profile &p, double *thread_time) {
   const Model m(p);
+  if (thread_time) *thread_time = m.total;
   if (m.time < 0 || m.total <= 0) return {};
   std::vector<Finding> all;
   openmp_findings(m, all);

@@ -46,8 +46,9 @@ constexpr std::size_t kShown = 10;
 // part costs a threaded run.
 double run_thread_time(const hcc::profile::Profile &p);
 
-// Every finding of at least kMinShare, most costly first.
-std::vector<Finding> find_all(const hcc::profile::Profile &p);
+// Every finding of at least kMinShare, most costly first; `thread_time`,
+// when given, receives run_thread_time (computed once for both).
+std::vector<Finding> find_all(const hcc::profile::Profile &p, double *thread_time = nullptr);
 
 // The list as text: "FINDINGS" and up to `top` findings, each its rank,
 // cost, share, title, path, evidence and meaning; "" without a time metric;

@@ -226,10 +226,10 @@ int show_findings(const Options &o, const Profiled &in) {
   double above = -1;
   if (!o.fail_above.empty() && !hcc::report::parse_share(o.fail_above, above))
     return fail("", "--fail-above '" + o.fail_above + "': expected a share of the run from 0 to 100, such as 5%");
-  const auto all = hcc::findings::find_all(in.p);
+  double thread_time = 0;
+  const auto all = hcc::findings::find_all(in.p, &thread_time);
   if (o.json) {
-    std::cout << hcc::report::json_text(hcc::report::findings_json(all, hcc::findings::run_thread_time(in.p), in.path))
-              << "\n";
+    std::cout << hcc::report::json_text(hcc::report::findings_json(all, thread_time, in.path)) << "\n";
   } else {
     std::cout << hcc::findings::findings_text(all, o.top);
   }

@@ -97,7 +97,9 @@ void write_html_data(std::ostream &os, const Profile &p, const std::string &prof
   } else {
     d["total_time"] = nullptr;
   }
-  d["findings"] = findings_json(hcc::findings::find_all(p), hcc::findings::run_thread_time(p), profile_path)["findings"];
+  double thread_time = 0;
+  const auto findings = hcc::findings::find_all(p, &thread_time);
+  d["findings"] = findings_json(findings, thread_time, profile_path)["findings"];
   d["openmp"] = hcc::profile::openmp_summary_text(p);
   d["mpi"] = hcc::profile::mpi_summary_text(p);
   // The profile's JSON is streamed (json_view.hpp), so it goes in front as

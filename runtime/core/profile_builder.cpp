@@ -206,18 +206,17 @@ void split_off_cpu(ThreadNodes &t, size_t n_real, const std::vector<bool> &timed
   const std::vector<uint64_t> own_cpu = own_counts(t, n_real, cpu), own_measuring = own_counts(t, n_real, measured);
   std::vector<uint64_t> own_samples = own_counts(t, n_real, count);
   std::vector<uint64_t> own_ticks(n, 0);
-  uint64_t samples = 0;
+  uint64_t samples = 0, cpu_ns = 0;
   for (size_t i = 0; i < n; ++i) {
     own_ticks[i] = uint64_t(double(own_cpu[i] + own_measuring[i]) * ticks_per_ns);
     if (i >= n_real) own_samples[i] = t.nodes[i]->extra()[count];  // a sampled frame's: its error is its caller's
     samples += own_samples[i];
+    cpu_ns += i < n_real ? own_cpu[i] + own_measuring[i] : t.nodes[i]->extra()[cpu];
   }
   if (samples == 0) return;  // no sample on this thread: nothing says what was on the CPU
   // The period a sample stood for on this thread: the rate asked for, or
   // longer where the kernel's tick caps it (HCC_SAMPLING=1000 at HZ 250:
   // 4 ms a sample, and the noise is four times what 1 ms would say).
-  uint64_t cpu_ns = 0;
-  for (size_t i = 0; i < n; ++i) cpu_ns += i < n_real ? own_cpu[i] + own_measuring[i] : t.nodes[i]->extra()[cpu];
   const double period_ns = std::max(double(interval), double(cpu_ns) / double(samples));
   const std::vector<OffCpuPart> parts =
       off_cpu_parts(t.parent, t.incl, eligible, own_ticks, own_samples, period_ns * ticks_per_ns);
