@@ -228,8 +228,16 @@ TEST(Findings, SummaryTxtStartsWithThem) {
 }
 
 #ifdef HCC_TEST_MPICC
-std::string mpirun(int np) {
-  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " + shell_quote(HCC_TEST_MPIRUN) +
+// `mpirun -np NP`. With `unpreempted_ranks` its ranks (forked by mpirun,
+// so of its scheduling policy) run at real-time priority: for the stand-ins
+// whose ranks spin to a wall-clock deadline, which on a busy machine would
+// otherwise spend part of that span off the CPU (a blocked finding of its
+// own, outranking the wait). More ranks than cores still take turns at one
+// real-time priority: an oversubscribed Open MPI rank waiting in a call
+// yields its core (its "degraded" mode).
+std::string mpirun(int np, bool unpreempted_ranks = false) {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+         (unpreempted_ranks ? unpreempted(120) : std::string("timeout 120 ")) + shell_quote(HCC_TEST_MPIRUN) +
          " --oversubscribe -np " + std::to_string(np) + " ";
 }
 
@@ -248,7 +256,7 @@ TEST(Findings, ALateReceiverIsFindingOneAtTheSendersWait) {
 }
 
 TEST(Findings, WaitingInACollectiveIsFindingOneNamingTheLateRankAndItsWork) {
-  const Ran r = build_and_run("collective", "mpi_collective.c", HCC_TEST_MPICC, "", "", mpirun(2));
+  const Ran r = build_and_run("collective", "mpi_collective.c", HCC_TEST_MPICC, "", "", mpirun(2, true));
   const json j = findings_of(r.dir);
   EXPECT_FIRST(j, "mpi.collective_wait");
   const json &f = j["findings"][0];
@@ -268,10 +276,14 @@ TEST(Findings, ManySmallMessagesAreFindingOneWithEveryMessageCounted) {
 
 // The seed's Scalasca case: rank 0 flushes a log line per step while the
 // others wait in MPI_Allreduce; the first finding is their wait, naming
-// rank 0 and what it did instead.
+// rank 0 and what it did instead. Three ranks, so that the wait (twice the
+// flushing) outranks the flushing itself; unpreempted, because rank 0's
+// flushes are timed by its samples, and a thread sharing its core with a
+// busy neighbour is sampled at a fraction of its CPU time (unpreempted.hpp),
+// which would leave their time in main's own.
 TEST(Findings, AFlushOnRankZeroWhileTheOthersWaitInAllreduceIsFindingOne) {
   const Ran r = build_and_run("flush-allreduce", "mpi_flush_allreduce.cpp", HCC_TEST_MPICXX, "", "HCC_SAMPLING=on",
-                              mpirun(3));
+                              mpirun(3, true));
   const json j = findings_of(r.dir);
   EXPECT_FIRST(j, "mpi.collective_wait");
   const json &f = j["findings"][0];
