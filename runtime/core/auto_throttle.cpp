@@ -45,8 +45,16 @@
 // Left alone: `main`, OpenMP, MPI and user regions (not functions), counted
 // regions, and recursive functions (a fold link, or a call path open twice at
 // once in recursion mode), whose open frames a throttled exit could not tell
-// from its own. A function called inside a recursion without recursing is
-// throttled like any other. Nothing is throttled while a per-event service
+// from its own, with one exception: a function that recurses only through
+// another (its call paths' one kind of child is a fold link back to an
+// ancestor of another region, as `diffuse_bounce` in radiance ↔
+// diffuse_bounce). Throttling it would gain nothing (inside a recursion a
+// throttled frame takes the general paths, a timed pair's price), so at the
+// same price test its count stops at once: its frames go, and its callees
+// fold onto the node they already folded onto, so no path moves. Its exits
+// close only a frame of it on top of the stack (hooks.cpp, stopped_exit), so a
+// visit without a frame never closes one opened before the stop. A function
+// called inside a recursion without recursing is throttled like any other. Nothing is throttled while a per-event service
 // runs (tracing, counters, HCC_SELECT/HCC_PRUNE: it asks for every event),
 // nor in a fork child (the thread is not copied).
 #include "auto_throttle.hpp"
@@ -102,7 +110,9 @@ struct Sum {
   uint64_t visits = 0, incl = 0;
   uint64_t measured_ns = 0;  // measurement CPU on its nodes (samples in hcc's code), ns
   bool recursive = false;
-  bool calls = false;  // a call path of it has a child: it calls an instrumented region
+  bool calls = false;       // a call path of it has a child: it calls an instrumented region
+  bool real_child = false;  // ... a child that is not a fold link
+  bool self_fold = false;   // ... a fold link of its own region: it calls itself
 };
 
 // The sampling service's measurement_cpu counter and the CPU time one sample
@@ -140,7 +150,12 @@ std::vector<Sum> region_sums() {
       const uint32_t r = n->region;
       if (r == 0 || int32_t(r) < 0) return;
       at(r);
-      if (const Node *up = n->parent; up && up->region != 0 && int32_t(up->region) > 0) at(up->region).calls = true;
+      if (const Node *up = n->parent; up && up->region != 0 && int32_t(up->region) > 0) {
+        Sum &caller = at(up->region);
+        caller.calls = true;
+        caller.real_child |= n->kind == kReal;
+        caller.self_fold |= n->kind == kForward && up->region == r;
+      }
       Sum &s = sums[r];
       // A fold link, or a call path open twice at once in recursion mode:
       // the function recursed (a leaf called inside a recursion has 1).
@@ -149,6 +164,10 @@ std::vector<Sum> region_sums() {
       const uint64_t visits = __atomic_load_n(&n->visits, __ATOMIC_RELAXED);
       s.visits += visits;
       s.incl += __atomic_load_n(&n->incl, __ATOMIC_RELAXED);
+      // What recursion mode charged to its frames (fold.hpp): all of a
+      // folds-only function's time below a recursion.
+      if (const Node *px = __atomic_load_n(&n->link, __ATOMIC_ACQUIRE))
+        s.incl += __atomic_load_n(&px->incl, __ATOMIC_RELAXED);
       if (!has_mm) return;
       // Written by the thread's signal handler, whole words (as `visits`);
       // parents come before children here.
@@ -238,7 +257,9 @@ bool tick() {
   bool throttled = false;
   for (uint32_t r = 1; r < sums.size(); ++r) {
     const Sum &s = sums[r];
-    if (s.recursive || s.visits < kCalls || decided(r)) continue;
+    // Recursing only through another region: stopped instead (see above).
+    const bool folds_only = s.recursive && !s.real_child && !s.self_fold;
+    if ((s.recursive && !(folds_only && g_count_stop)) || s.visits < kCalls || decided(r)) continue;
     if (g_pair_ns == 0) {
       const PairCost c = measure_pair_cost();
       g_pair_ns = c.ok && c.timed > 0 ? c.timed : -1;
@@ -258,6 +279,13 @@ bool tick() {
     std::snprintf(buf, sizeof buf, " (after %" PRIu64 " calls, %.3f us/call, under %g pairs of %.1f ns%s)", s.visits,
                   mean_ns * 1e-3, kPairs, pair_ns, in_run ? " as paid in this run" : "");
     record_throttled(name, s.visits, buf);
+    if (folds_only) {
+      if (!stop_region_descriptors(r).empty())
+        record_count_stopped(name + " (count stopped at " + std::to_string(s.visits) +
+                             " visits: it recurses through another function, where a throttled frame costs a"
+                             " timed pair)");
+      continue;
+    }
     if (g_count_stop) g_counted.push_back({r, s.visits, s.measured_ns, process_cpu_seconds(), name});
     throttled = true;
   }

@@ -14,8 +14,8 @@
 // test on the fast path. The same holds when a per-event service (PAPI
 // counters, event_services.hpp) is active: g_fast_events is false then, and the
 // general paths call the service after pushing / before popping a frame.
-// hcc_exit tests the same thing in the thread's line (lanes_off: both limits
-// are 0 then), not in the global.
+// hcc_exit tests fast_limit too, in the thread's line, not the global, and
+// before its clock read, which recursion mode may skip (exit_in_mode).
 // This file is compiled with -O3, initial-exec TLS, no exceptions, no RTTI.
 #include "hooks.hpp"
 
@@ -61,23 +61,32 @@ __attribute__((noinline)) void throttled_enter(hcc_region_desc *d, uint32_t regi
 // is paused, no per-event service runs (so the TSC is the clock), there is
 // room below the depth cut, and the entry below the running frame's node
 // was seen before (the running proxy caches it, fold links included).
-// Returns false for everything else, which the general path handles.
-__attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, uint32_t region, uint32_t depth) {
+// kLaneDone: the frame is pushed. kLaneMiss: only the successor slot missed
+// (kRefill false); the caller tail-calls enter_folded_refill, which refills
+// it and pushes. kLaneNo: everything else, for the general path.
+enum LaneResult { kLaneDone, kLaneMiss, kLaneNo };
+template <bool kRefill>
+__attribute__((always_inline)) inline LaneResult enter_folded_lane(ThreadState *ts, uint32_t region, uint32_t depth) {
   // One compare: off outside recursion mode, with per-event services, while
   // paused, at the depth cut and when the stack array is full.
-  if (depth >= ts->fold_limit) return false;
+  if (depth >= ts->fold_limit) return kLaneNo;
   Frame *top = ts->stack + depth;
   Node *caller = top->node;  // in recursion mode and not paused, always a proxy
   Node *entry = caller->cache;
-  if (caller->kind != kProxy || entry->region != region) return false;
+  if (caller->kind != kProxy || entry->region != region) return kLaneNo;
   Node *n = entry->kind == kForward ? entry->link : entry;
   Node *px = n->link;
-  if (!px) return false;
-  // Control flow (cfg.hpp) as cfg_enter counts it, but a slot to refill goes
-  // to the general path: a call to cfg_miss here would make this function
-  // save registers and build a frame on every event of a recursion.
+  if (!px) return kLaneNo;
+  // Control flow (cfg.hpp) as cfg_enter counts it. A slot to refill is the
+  // refilling twin's: a call to cfg_miss here would make this function save
+  // registers and build a frame on every event of a recursion. (A recursion
+  // alternates successors often: radiance's enter is followed by radiance's
+  // or by a callee's.)
   Succ *s = ts->succ;
-  if (s->next != n) return false;
+  if (s->next != n) {
+    if (!kRefill) return kLaneMiss;
+    cfg_miss(ts, s, n);
+  }
   ++s->pending;
   ts->succ = &n->after_enter;
   ++n->visits;
@@ -85,11 +94,26 @@ __attribute__((always_inline)) inline bool enter_folded_lane(ThreadState *ts, ui
   if (++n->open > n->max_open) n->max_open = n->open;
   top[1].node = px;
   ts->depth = depth + 1;
+  // A frame counted on the running frame's own node (a function calling
+  // itself, directly or through stopped or uninstrumented code): the time
+  // since the last event goes to that proxy whichever of the two frames is
+  // said to have run it, so no clock is read; the next event that changes
+  // the running proxy charges the whole interval (fold.hpp). The frame's
+  // start, which only identifies it (longjmp.cpp), is that last event's.
+  if (px == caller) {
+    top[1].start = ts->fold_last;
+    return kLaneDone;
+  }
   const uint64_t t = fast_clock();  // last, so the work above is the caller's
   caller->incl += t - ts->fold_last;
   ts->fold_last = t;
   top[1].start = t;
-  return true;
+  return kLaneDone;
+}
+
+// The lane after a successor-slot miss: the slot refilled, the frame pushed.
+__attribute__((noinline)) void enter_folded_refill(ThreadState *ts, uint32_t region, uint32_t depth) {
+  enter_folded_lane<true>(ts, region, depth);  // the checks the lane made hold still
 }
 
 // Everything hcc_enter's fast path and recursion mode's lane do not handle.
@@ -147,7 +171,12 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d, uint32_t region) {
 __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
   ThreadState *ts = t_state;
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
-  if (ts && int32_t(region) > 0 && enter_folded_lane(ts, region, ts->depth)) return;
+  if (ts && int32_t(region) > 0) {
+    const uint32_t depth = ts->depth;
+    const LaneResult r = enter_folded_lane<false>(ts, region, depth);
+    if (r == kLaneDone) return;
+    if (r == kLaneMiss) return enter_folded_refill(ts, region, depth);
+  }
   return enter_slow(d, region);
 }
 
@@ -156,7 +185,9 @@ __attribute__((noinline)) void enter_general(hcc_region_desc *d) {
 // region hcc_enter has read already, else the general path. A leaf too.
 __attribute__((noinline)) void enter_beyond_limit(ThreadState *ts, hcc_region_desc *d, uint32_t region,
                                                   uint32_t depth) {
-  if (enter_folded_lane(ts, region, depth)) return;
+  const LaneResult r = enter_folded_lane<false>(ts, region, depth);
+  if (r == kLaneDone) return;
+  if (r == kLaneMiss) return enter_folded_refill(ts, region, depth);
   return enter_slow(d, region);
 }
 
@@ -217,14 +248,35 @@ __attribute__((noinline)) void exit_rare(hcc_region_desc *d, uint32_t region, ui
   if (!exit_unclocked(ts, id)) return exit_general(d, id);
 }
 
-// hcc_exit's slow path. A frame opened in recursion mode stands on a proxy
-// (fold.hpp): its normal exit is popped here, without a stack frame (a leaf
-// like the fast path). Only hcc_exit's fast path gets here with one:
-// exit_general pops those itself (it runs the per-event services).
+// hcc_exit's slow path outside recursion mode: a repair. (A proxy on top
+// means recursion mode, which exit_in_mode handles; exit_general pops one
+// with the per-event services on. The test stays: it costs nothing here.)
 // `top_node` is the top frame's node, as hcc_exit read it (not read again).
 __attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t,
                                          Node *top_node, uint32_t depth) {
   if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t, top_node, depth);
+  return exit_repair(ts, d, region, t);
+}
+
+// hcc_exit with the thread's fast path closed (fast_limit 0): recursion
+// mode, or lanes off (no TSC, a per-event service, paused: the general path,
+// which reads its own clock). In recursion mode a frame on a proxy is popped
+// here, without a stack frame (a leaf like the fast path); the exit of one whose
+// proxy the frame below stands on too (the enter lane's `px == caller`)
+// reads no clock: the same proxy runs on (fold.hpp). Two frames on one node
+// can only be proxies' (a real node is never open twice: recursion folds).
+__attribute__((noinline)) void exit_in_mode(ThreadState *ts, hcc_region_desc *d, uint32_t region) {
+  if (HCC_UNLIKELY(lanes_off(ts))) return exit_general(d, region);
+  const uint32_t depth = ts->depth;
+  Node *n = ts->stack[depth].node;
+  if (depth > 0 && ts->stack[depth - 1].node == n && n->kind == kProxy && n->link->region == region) {
+    --n->link->open;
+    ts->succ = &n->link->after_exit;  // control flow (cfg.hpp)
+    ts->depth = depth - 1;            // above the frame that began the mode: the mode goes on
+    return;
+  }
+  const uint64_t t = fast_clock();
+  if (n->kind == kProxy && n->link->region == region) return pop_folded(ts, t, n, depth);
   return exit_repair(ts, d, region, t);
 }
 
@@ -266,22 +318,25 @@ __attribute__((noinline)) void exit_general(hcc_region_desc *d, uint32_t region)
   }
 }
 
-// The exit of a region whose count stopped (auto_throttle.cpp). A frame
-// of it is open on this thread when the visit began before the stop: closed
-// as any throttled frame (by the general path when not on top: frames above
-// it lost their exits). Otherwise this visit recorded nothing, and when this
-// is the only thread hcc ever saw, no visit anywhere has a frame for this
-// exit to close: the guard call that got here becomes a nop (site_patch.hpp).
-// With other threads it stays (one of them may be inside a visit that began
-// before the stop); those exits return here.
+// The exit of a region whose count stopped (auto_throttle.cpp). When the
+// top frame is the region's, the visit began before the stop: closed as any
+// throttled frame. A frame of it further down belongs to an older visit (a
+// recursion's: this one, begun after the stop, has none), so nothing closes;
+// the exits of frames above it that were lost (a longjmp) are repaired by the
+// next exit below, as anywhere. With no frame of it open, this visit
+// recorded nothing, and when this is the only thread hcc ever saw, no visit
+// anywhere has a frame for this exit to close: the guard call that got here
+// becomes a nop (site_patch.hpp). With other threads it stays (one of them
+// may be inside a visit that began before the stop); those exits return here.
 __attribute__((noinline)) void stopped_exit(hcc_region_desc *d, uint32_t region, uintptr_t ret) {
   ThreadState *ts = t_state;
   if (!ts) return;
+  if (ts->depth > 0 && frame_region(ts->stack[ts->depth]) == region) {
+    if (!exit_unclocked(ts, region)) exit_general(d, region);
+    return;
+  }
   for (uint32_t depth = ts->depth; depth > 0; --depth)
-    if (frame_region(ts->stack[depth]) == region) {
-      if (depth != ts->depth || !exit_unclocked(ts, region)) exit_general(d, region);
-      return;
-    }
+    if (frame_region(ts->stack[depth]) == region) return;
   if (thread_states_created() == 1) patch_guard_call(ret, GuardKind::kExit);
 }
 
@@ -337,12 +392,13 @@ HCC_API void hcc_exit(hcc_region_desc *d) {
   // branch, no clock read here.
   uint32_t region = __atomic_load_n(&d->id, __ATOMIC_RELAXED);
   if (HCC_UNLIKELY(int32_t(region) < 0)) return exit_rare(d, region, uintptr_t(__builtin_return_address(0)));
-  uint64_t t = fast_clock();  // first, so the work below is not charged to the region
   ThreadState *ts = t_state;
   if (HCC_UNLIKELY(!ts)) return;
-  // Without the TSC, with a per-event service (event_services.hpp) and while
-  // paused: the general path, which reads its own clock.
-  if (HCC_UNLIKELY(lanes_off(ts))) return exit_general(d, region);
+  // Recursion mode, no TSC, a per-event service (event_services.hpp), paused:
+  // all close the enter's fast path (fast_limit 0), and the exit's too,
+  // before the clock is read, so that recursion mode may leave it unread.
+  if (HCC_UNLIKELY(ts->fast_limit == 0)) return exit_in_mode(ts, d, region);
+  const uint64_t t = fast_clock();  // before the stack is read: that work is the caller's
   const uint32_t depth = ts->depth;
   Frame *top = ts->stack + depth;
   Node *n = top->node;

@@ -246,6 +246,44 @@ TEST(Throttle, ThePairAsTheRunPaidItThrottlesAndStopsWhatTheTimedPairWouldNot) {
   EXPECT_LT(p.visits("main/dear_loop/dear"), 150000);
 }
 
+// A function that recurses only through another (bounce, between walk's
+// frames) costs a timed pair per call inside the recursion however it is
+// marked, so instead of being throttled its count stops (auto_throttle.cpp).
+// Nothing moves: walk's every visit stays on main/walk (its recursive calls
+// folded there, as with HCC_COUNT_STOP=off), bounce appears only below walk,
+// its visits a lower bound; inclusive = exclusive + children holds on every
+// call path, and the program prints the same.
+TEST(Throttle, AFunctionRecursingThroughAnotherStopsItsCountAndMovesNoPath) {
+  const std::string dir = scratch_dir("throttle-fold-stop");
+  ASSERT_TRUE(built_and_run_twice(dir, {"fold_stop.cpp"}, "stop", "", "all", "HCC_COUNT_STOP=off"));
+  const std::string summary = read_file(dir + "/out-stop/summary.txt");
+  const size_t at = summary.find("\n  bounce(unsigned int, unsigned int) (count stopped at ");
+  ASSERT_NE(at, std::string::npos) << summary;
+  EXPECT_NE(summary.find("it recurses through another function", at), std::string::npos) << summary;
+  EXPECT_EQ(throttled_line(read_file(dir + "/out-all/summary.txt"), "bounce(unsigned int, unsigned int)"), "")
+      << "without count stops it stays timed";
+  const Profile p = Profile::load(dir + "/out-stop"), exact = Profile::load(dir + "/out-all");
+  EXPECT_EQ(exact.visits("main/walk"), 600000);  // 2 x 60 000 x 5 frames
+  EXPECT_EQ(exact.visits("main/walk/bounce"), 480000);
+  EXPECT_EQ(p.visits("main/walk"), 600000);
+  EXPECT_EQ(p.total_visits("walk"), 600000);
+  EXPECT_GE(p.visits("main/walk/bounce"), 100000);
+  EXPECT_LT(p.visits("main/walk/bounce"), 480000);
+  const auto &cps = p.json()["callpaths"];
+  for (std::size_t c = 0; c < cps.size(); ++c) {
+    const std::string path = p.path(int(c));
+    if (path.find("walk") != std::string::npos) EXPECT_EQ(path.rfind("main/walk", 0), 0u) << path;
+    if (path.find("bounce") != std::string::npos) EXPECT_EQ(path.rfind("main/walk/bounce", 0), 0u) << path;
+    EXPECT_EQ(path.find("bounce/walk"), std::string::npos) << "walk folds onto main/walk: " << path;
+    const double excl = p.value(int(c), "time", "excl", 0), incl = p.value(int(c), "time", "incl", 0);
+    double children = 0;
+    for (std::size_t k = 0; k < cps.size(); ++k)
+      if (cps[k]["parent"].get<int>() == int(c)) children += p.value(int(k), "time", "incl", 0);
+    EXPECT_NEAR(incl, excl + children, 1e-12 + 1e-9 * incl) << path;
+    EXPECT_GE(excl, 0.0) << path;
+  }
+}
+
 // A twin of a stopped region (the same static function compiled into two
 // files: two descriptors, one region) registered after the stop records
 // nothing and is rewritten too: before, its first enter pushed a frame of a

@@ -178,6 +178,64 @@ TEST(Fold, RecursionThroughOthersChargesEachRegionItsOwnTime) {
   expect_times_sane(p, wall);
 }
 
+TEST_REGION(self_region, "self_rec");
+TEST_REGION(self_child_region, "self_child");
+
+// self_rec (1 ms before its call, 0.5 ms after) -> self_rec ... n levels;
+// the innermost calls self_child (0.5 ms). A frame entered or left on its own
+// region's proxy reads no clock (hooks.cpp, the enter lane and
+// exit_in_mode): the time between such events is charged at the next event
+// that changes the running node, so the spins after each return must still
+// be self_rec's, not self_child's, which ran before them.
+double self_spun = 0, self_child_spun = 0;
+void self_rec(int n) {
+  HCC_FUNCTION_GUARD_(g, &self_region);
+  self_spun += tu::spin_ms(1);
+  if (n > 1) {
+    self_rec(n - 1);
+  } else {
+    HCC_FUNCTION_GUARD_(gc, &self_child_region);
+    self_child_spun += tu::spin_ms(0.5);
+  }
+  self_spun += tu::spin_ms(0.5);
+}
+
+TEST(Fold, DirectRecursionReadingNoClockStillChargesEachRegionItsOwnTime) {
+  TEST_REGION(root, "test_self");
+  auto t0 = std::chrono::steady_clock::now();
+  self_spun = self_child_spun = 0;
+  uint64_t slow = 0;
+  {
+    HCC_FUNCTION_GUARD_(g, &root);
+    // self_rec: 90 frames, 135 ms; self_child: 30 visits, 15 ms. Enough
+    // episodes for the events to take the lanes (the first ones take the
+    // general paths, which read the clock).
+    for (int i = 0; i < 2; ++i) self_rec(3);
+    const uint64_t before = hcc::rt::testing::general_enters();
+    for (int i = 2; i < 30; ++i) self_rec(3);
+    slow = hcc::rt::testing::general_enters() - before;
+  }
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_FALSE(hcc::rt::testing::recursion_mode());
+  // After the warm-up the enters of self_rec's own frames take recursion
+  // mode's lane; the one that begins the mode and self_child's (self_rec's
+  // proxy caches its last entry, and here it alternates) the general path.
+  if (hcc::rt::testing::fast_path_available()) EXPECT_LE(slow, 28u * 3) << "the lane was never taken";
+  auto p = hcc::rt::testing::build_profile_now();
+  const int s = find_path(p, {"test_self", "self_rec"}), c = find_path(p, {"test_self", "self_rec", "self_child"});
+  ASSERT_GE(s, 0);
+  ASSERT_GE(c, 0);
+  EXPECT_EQ(total(p, "visits", s), 90.0);
+  EXPECT_EQ(total(p, "visits", c), 30.0);
+  EXPECT_EQ(total(p, "recursion_depth", s), 3.0);
+  EXPECT_GE(total(p, "time", s), self_spun * 0.999) << "self_rec spun " << self_spun << " s";
+  EXPECT_GE(total(p, "time", c), self_child_spun * 0.999) << "self_child spun " << self_child_spun << " s";
+  // A third of what one pre-call spin per episode would add (30 ms in all).
+  EXPECT_LT(total(p, "time", c), self_child_spun + 0.010)
+      << "self_child has " << total(p, "time", c) << " s; it spun " << self_child_spun << " s";
+  expect_times_sane(p, wall);
+}
+
 TEST_REGION(a_region, "a");
 TEST_REGION(b_region, "b");
 
