@@ -335,8 +335,11 @@ __attribute__((noinline)) void stopped_exit(hcc_region_desc *d, uint32_t region,
     if (!exit_unclocked(ts, region)) exit_general(d, region);
     return;
   }
-  for (uint32_t depth = ts->depth; depth > 0; --depth)
-    if (frame_region(ts->stack[depth]) == region) return;
+  if (ts->stopped_clear != region) {
+    for (uint32_t depth = ts->depth; depth > 0; --depth)
+      if (frame_region(ts->stack[depth]) == region) return;
+    ts->stopped_clear = region;  // a stopped region opens no frame again
+  }
   if (thread_states_created() == 1) patch_guard_call(ret, GuardKind::kExit);
 }
 

@@ -16,6 +16,9 @@ namespace {
 pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 bool g_refused = false;  // mprotect said no once: it will again, do not ask on every call
 uint64_t g_patched = 0;
+constexpr unsigned kRefusedSites = 8;
+uintptr_t g_refused_sites[kRefusedSites];  // call sites found not to be guard calls, the latest
+unsigned g_next_refused = 0;
 
 // bind.h's stubs after an optional endbr64: the exit guard loads the
 // descriptor first (movq (%rdi), %rdi), then both are
@@ -58,13 +61,23 @@ constexpr uint16_t kJumpOver = 0x03eb;
 bool patch_guard_call(uintptr_t ret, GuardKind kind) {
   const uintptr_t site = ret - 5;
   const auto *code = reinterpret_cast<const uint8_t *>(site);
+  // A site refused before is refused again (a call that is not a guard's:
+  // a stopped region's exit through an out-of-line guard destructor, at
+  // -fno-inline, comes here on every visit).
+  for (const uintptr_t &r : g_refused_sites)
+    if (__atomic_load_n(&r, __ATOMIC_RELAXED) == site) return false;
   // The store must lie inside one cache line: eight bytes (the nop and the
   // three after it) where they fit, else two (a short jump over the rest of
   // the call, as XRay's sleds do), else none.
-  if (code[0] != 0xe8 || (site & 63) > 64 - 2) return false;
   int32_t disp;
   std::memcpy(&disp, code + 1, sizeof disp);
-  if (!is_guard(reinterpret_cast<const uint8_t *>(ret + uintptr_t(intptr_t(disp))), kind)) return false;
+  if (code[0] != 0xe8 || (site & 63) > 64 - 2 ||
+      !is_guard(reinterpret_cast<const uint8_t *>(ret + uintptr_t(intptr_t(disp))), kind)) {
+    // Racy by design: a lost entry only costs the checks above once more.
+    const unsigned slot = __atomic_fetch_add(&g_next_refused, 1u, __ATOMIC_RELAXED) % kRefusedSites;
+    __atomic_store_n(&g_refused_sites[slot], site, __ATOMIC_RELAXED);
+    return false;
+  }
   // Not waited for: the holder may be this thread, interrupted by a signal
   // whose handler called the region. The next call through the site retries.
   if (pthread_mutex_trylock(&g_lock) != 0) return false;

@@ -71,6 +71,9 @@ struct alignas(64) ThreadState {
   Node *pause_node;         // the marker frame's node (not in the CCT)
   uint64_t *throttle_stats; // HCC_THROTTLE: calls, ticks per region id
   uint32_t throttle_cap;
+  // A stopped region with no frame open on this thread (hooks.cpp,
+  // stopped_exit): none can open again, so its exits skip the stack walk.
+  uint32_t stopped_clear;
 };
 
 static_assert(offsetof(ThreadState, fold_t0) + sizeof(uint64_t) <= 64, "the hot fields share one cache line");
