@@ -54,9 +54,10 @@
 // fold onto the node they already folded onto, so no path moves. Its exits
 // close only a frame of it on top of the stack (hooks.cpp, stopped_exit), so a
 // visit without a frame never closes one opened before the stop. A function
-// called inside a recursion without recursing is throttled like any other. Nothing is throttled while a per-event service
-// runs (tracing, counters, HCC_SELECT/HCC_PRUNE: it asks for every event),
-// nor in a fork child (the thread is not copied).
+// called inside a recursion without recursing is throttled like any other.
+// Nothing is throttled while a per-event service runs (tracing, counters,
+// HCC_SELECT/HCC_PRUNE: it asks for every event), nor in a fork child (the
+// thread is not copied).
 #include "auto_throttle.hpp"
 
 #include <algorithm>
