@@ -69,12 +69,19 @@ void fold_end_mode(ThreadState *ts, uint64_t t) __attribute__((noinline));
 // the last event, and the mode's end when it began the mode.
 // `px` is the top frame's node and `depth` the thread's depth (the caller
 // has both at hand).
-__attribute__((always_inline)) inline void pop_folded(ThreadState *ts, uint64_t t, Node *px, uint32_t depth) {
-  px->incl += t - ts->fold_last;
-  ts->fold_last = t;
+// A proxy frame's pop without its time: what pop_folded does besides
+// charging, for a frame above the one that began the mode whose proxy the
+// frame below stands on too (the same proxy runs on: no clock is read).
+__attribute__((always_inline)) inline void pop_proxy_frame(ThreadState *ts, Node *px, uint32_t depth) {
   --px->link->open;
   ts->succ = &px->link->after_exit;  // control flow (cfg.hpp)
   ts->depth = depth - 1;
+}
+
+__attribute__((always_inline)) inline void pop_folded(ThreadState *ts, uint64_t t, Node *px, uint32_t depth) {
+  px->incl += t - ts->fold_last;
+  ts->fold_last = t;
+  pop_proxy_frame(ts, px, depth);
   if (__builtin_expect(depth == ts->fold_base, 0)) fold_end_mode(ts, t);
 }
 

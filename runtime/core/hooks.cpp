@@ -166,20 +166,6 @@ __attribute__((noinline)) void enter_slow(hcc_region_desc *d, uint32_t region) {
   }
 }
 
-// hcc_enter's slow path: recursion mode's lane first, without a stack frame
-// of its own (a leaf like the fast path), then everything else.
-__attribute__((noinline)) void enter_general(hcc_region_desc *d) {
-  ThreadState *ts = t_state;
-  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
-  if (ts && int32_t(region) > 0) {
-    const uint32_t depth = ts->depth;
-    const LaneResult r = enter_folded_lane<false>(ts, region, depth);
-    if (r == kLaneDone) return;
-    if (r == kLaneMiss) return enter_folded_refill(ts, region, depth);
-  }
-  return enter_slow(d, region);
-}
-
 // hcc_enter's fast path is closed to this thread (depth >= fast_limit: in
 // recursion mode among others): recursion mode's lane with the state and
 // region hcc_enter has read already, else the general path. A leaf too.
@@ -188,6 +174,15 @@ __attribute__((noinline)) void enter_beyond_limit(ThreadState *ts, hcc_region_de
   const LaneResult r = enter_folded_lane<false>(ts, region, depth);
   if (r == kLaneDone) return;
   if (r == kLaneMiss) return enter_folded_refill(ts, region, depth);
+  return enter_slow(d, region);
+}
+
+// hcc_enter's slow path: recursion mode's lane first, without a stack frame
+// of its own (a leaf like the fast path), then everything else.
+__attribute__((noinline)) void enter_general(hcc_region_desc *d) {
+  ThreadState *ts = t_state;
+  uint32_t region = __atomic_load_n(&d->id, __ATOMIC_ACQUIRE);
+  if (ts && int32_t(region) > 0) return enter_beyond_limit(ts, d, region, ts->depth);
   return enter_slow(d, region);
 }
 
@@ -248,16 +243,6 @@ __attribute__((noinline)) void exit_rare(hcc_region_desc *d, uint32_t region, ui
   if (!exit_unclocked(ts, id)) return exit_general(d, id);
 }
 
-// hcc_exit's slow path outside recursion mode: a repair. (A proxy on top
-// means recursion mode, which exit_in_mode handles; exit_general pops one
-// with the per-event services on. The test stays: it costs nothing here.)
-// `top_node` is the top frame's node, as hcc_exit read it (not read again).
-__attribute__((noinline)) void exit_slow(ThreadState *ts, hcc_region_desc *d, uint32_t region, uint64_t t,
-                                         Node *top_node, uint32_t depth) {
-  if (top_node->kind == kProxy && top_node->link->region == region) return pop_folded(ts, t, top_node, depth);
-  return exit_repair(ts, d, region, t);
-}
-
 // hcc_exit with the thread's fast path closed (fast_limit 0): recursion
 // mode, or lanes off (no TSC, a per-event service, paused: the general path,
 // which reads its own clock). In recursion mode a frame on a proxy is popped
@@ -269,12 +254,8 @@ __attribute__((noinline)) void exit_in_mode(ThreadState *ts, hcc_region_desc *d,
   if (HCC_UNLIKELY(lanes_off(ts))) return exit_general(d, region);
   const uint32_t depth = ts->depth;
   Node *n = ts->stack[depth].node;
-  if (depth > 0 && ts->stack[depth - 1].node == n && n->kind == kProxy && n->link->region == region) {
-    --n->link->open;
-    ts->succ = &n->link->after_exit;  // control flow (cfg.hpp)
-    ts->depth = depth - 1;            // above the frame that began the mode: the mode goes on
-    return;
-  }
+  if (depth > 0 && ts->stack[depth - 1].node == n && n->kind == kProxy && n->link->region == region)
+    return pop_proxy_frame(ts, n, depth);  // above the frame that began the mode: the mode goes on
   const uint64_t t = fast_clock();
   if (n->kind == kProxy && n->link->region == region) return pop_folded(ts, t, n, depth);
   return exit_repair(ts, d, region, t);
@@ -406,8 +387,9 @@ HCC_API void hcc_exit(hcc_region_desc *d) {
   Frame *top = ts->stack + depth;
   Node *n = top->node;
   // The root sentinel (depth 0), the depth-cut node and an unregistered
-  // descriptor (0) never match, so this one compare also catches those cases.
-  if (HCC_UNLIKELY(n->region != region)) return exit_slow(ts, d, region, t, n, depth);
+  // descriptor (0) never match, so this one compare also catches those cases
+  // (a proxy is never on top here: recursion mode keeps fast_limit 0).
+  if (HCC_UNLIKELY(n->region != region)) return exit_repair(ts, d, region, t);
   n->incl += t - top->start;
   ts->succ = &n->after_exit;  // control flow (cfg.hpp): the next sibling is looked up here
   ts->depth = depth - 1;
