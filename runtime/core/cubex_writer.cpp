@@ -2,13 +2,19 @@
 #include "cubex_writer.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
 
 #include "cube_writer/abi.hpp"
+#include "safe_path.hpp"
 
 namespace hcc::rt::cubex_writer {
 
@@ -68,6 +74,30 @@ const Module &module() {
   throw std::runtime_error(text);
 }
 
+std::atomic<bool> g_skip_fsync{false};
+
+void write_fd_synced(const profile::Profile &p, int fd, const std::string &shown) {
+  if (char *e = module().write_fd(&p, fd, shown.c_str())) fail(e);
+}
+
+// skip_fsync(): the module writes (and fsyncs) a memfd; its bytes go to `fd`.
+void write_fd_unsynced(const profile::Profile &p, int fd, const std::string &shown) {
+  FdGuard mem(memfd_create("hcc-profile", MFD_CLOEXEC));
+  if (mem.fd < 0) return write_fd_synced(p, fd, shown);
+  write_fd_synced(p, mem.fd, shown);
+  std::string buf(size_t(1) << 16, '\0');
+  for (off_t at = 0;;) {
+    const ssize_t n = pread(mem.fd, buf.data(), buf.size(), at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error("cannot read back " + shown + ": " + std::strerror(errno));
+    if (n == 0) return;
+    buf.resize(size_t(n));
+    if (!write_all(fd, buf)) throw std::runtime_error("cannot write " + shown + ": " + std::strerror(errno));
+    buf.resize(size_t(1) << 16);
+    at += n;
+  }
+}
+
 }  // namespace
 
 std::string module_path(std::string *why) {
@@ -91,11 +121,32 @@ std::string module_path(std::string *why) {
 }
 
 void write_at(const profile::Profile &p, int dirfd, const std::string &dir, const std::string &name) {
-  if (char *e = module().write_at(&p, dirfd, dir.c_str(), name.c_str())) fail(e);
+  if (!g_skip_fsync.load()) {
+    if (char *e = module().write_at(&p, dirfd, dir.c_str(), name.c_str())) fail(e);
+    return;
+  }
+  // As the module does (a new file, then renamed onto the name), unsynced.
+  std::string tmp, why;
+  FdGuard fd(create_file_at(dirfd, "." + name + ".new." + std::to_string(getpid()), tmp, why));
+  if (fd.fd < 0) throw std::runtime_error("cannot create " + dir + "/" + tmp + ": " + why);
+  try {
+    write_fd_unsynced(p, fd.fd, dir + "/" + tmp);
+    if (renameat(dirfd, tmp.c_str(), dirfd, name.c_str()) != 0)
+      throw std::runtime_error("cannot rename " + dir + "/" + tmp + " to " + dir + "/" + name + ": " +
+                               std::strerror(errno));
+  } catch (...) {
+    unlinkat(dirfd, tmp.c_str(), 0);
+    throw;
+  }
 }
 
 void write_fd(const profile::Profile &p, int fd, const std::string &shown) {
-  if (char *e = module().write_fd(&p, fd, shown.c_str())) fail(e);
+  if (g_skip_fsync.load())
+    write_fd_unsynced(p, fd, shown);
+  else
+    write_fd_synced(p, fd, shown);
 }
+
+void skip_fsync() { g_skip_fsync.store(true); }
 
 }  // namespace hcc::rt::cubex_writer

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,11 +17,13 @@
 #include <string>
 
 #include "clock.hpp"
+#include "cubex_writer.hpp"
 #include "env.hpp"
 #include "fold.hpp"
 #include "extra_paths.hpp"
 #include "gmon_out.hpp"
 #include "hooks.hpp"
+#include "metrics.hpp"
 #include "nothing_measured.hpp"
 #include "output.hpp"
 #include "plan_update.hpp"
@@ -41,7 +44,16 @@ RunInfo &run() {
   return *r;
 }
 std::atomic<uint32_t> g_max_depth{1024};
-std::atomic<bool> g_finalized{false};
+// The one finalize: open; claimed by a service (libhcc_mpi's merge at
+// MPI_Finalize) that has not finished its own write yet; or done. The middle
+// state exists because a merge waits for every rank: when one dies, the
+// launcher kills the others while they wait in it, and the signal must still
+// write their own profile (finalize() does, under the claim's file tag).
+enum FinalizeState : int { kOpen, kClaimed, kDone };
+std::atomic<int> g_finalize{kOpen};
+// The file tag when the service claimed (profile.rank-<r>.cubex): the merge
+// may have set another one for its own file when a signal interrupts it.
+std::string *g_claim_tag = nullptr;
 pthread_once_t g_init_once = PTHREAD_ONCE_INIT;
 std::terminate_handler g_prev_terminate = nullptr;
 
@@ -49,6 +61,19 @@ constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SI
 struct sigaction g_prev_action[NSIG];
 
 // --- fatal signals (best effort: the writer is not async-signal-safe) ---
+
+std::atomic<int> g_sigterm_linger_ms{0};
+
+// Waits `ms` (a deadline, so the signals that interrupt it do not stretch it).
+void linger(int ms) {
+  struct timespec until;
+  clock_gettime(CLOCK_MONOTONIC, &until);
+  until.tv_sec += ms / 1000;
+  until.tv_nsec += long(ms % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) until.tv_sec += 1, until.tv_nsec -= 1000000000L;
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr) == EINTR) {
+  }
+}
 
 void on_fatal_signal(int sig) {
   int saved_errno = errno;
@@ -60,7 +85,12 @@ void on_fatal_signal(int sig) {
   sigemptyset(&set);
   sigaddset(&set, sig);
   pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  cubex_writer::skip_fsync();  // the launcher's SIGKILL may be a second away (cubex_writer.hpp)
   finalize();
+  // An MPI rank stays until the launcher's SIGKILL (at most the linger): Open
+  // MPI's mpirun SIGKILLs all ranks as soon as one of them exits after its
+  // SIGTERM, which would cut short the others still writing their profiles.
+  if (sig == SIGTERM && g_sigterm_linger_ms.load() > 0) linger(g_sigterm_linger_ms.load());
   raise(sig);  // now does what the signal would have done
   errno = saved_errno;
 }
@@ -187,10 +217,24 @@ const RunInfo &run_info() { return run(); }
 uint32_t max_depth_for_new_threads() { return g_max_depth; }
 void set_max_depth_for_new_threads(uint32_t n) { g_max_depth = n; }
 
-bool claim_finalize() noexcept { return !g_finalized.exchange(true); }
+bool claim_finalize() noexcept {
+  // The tag first: a signal right after the exchange reads it.
+  if (g_finalize.load() == kOpen && !g_claim_tag) g_claim_tag = new (std::nothrow) std::string(current_file_tag());
+  int open = kOpen;
+  return g_finalize.compare_exchange_strong(open, kClaimed);
+}
+
+void finalize_claim_done() noexcept { g_finalize.store(kDone); }
+
+void set_sigterm_linger(int ms) noexcept { g_sigterm_linger_ms.store(ms > 0 ? ms : 0); }
 
 void finalize() noexcept {
-  if (g_finalized.exchange(true)) return;
+  const int was = g_finalize.exchange(kDone);
+  if (was == kDone) return;
+  // A claimed finalize that never finished (a signal while the merge waits for
+  // a rank that died, an error in the merge): this process's own profile,
+  // named as before the claim.
+  if (was == kClaimed && g_claim_tag) set_file_tag(*g_claim_tag);
   // Nothing was measured — no thread made a state, or (sampling on, the
   // main thread started at load) no region was entered and no sample
   // taken, as in a configure test's program: no profile, at most one line.
@@ -200,7 +244,8 @@ void finalize() noexcept {
     return;
   }
   try {
-    const profile::Profile p = build_local_profile();
+    profile::Profile p = build_local_profile();
+    for (auto &kv : own_file_attrs_snapshot()) p.attrs.push_back(std::move(kv));
     write_gmon_if_requested(p);  // HCC_GPROF=1
     update_plan_if_requested(p, write_profile(p));  // HCC_PLAN_UPDATE=FILE
   } catch (const std::exception &e) {

@@ -19,9 +19,18 @@ void runtime_init_once();
 void finalize() noexcept;
 
 // Takes the one finalize for a service that writes the profile itself (the
-// MPI wrappers merge all ranks at MPI_Finalize): true for the first caller;
-// afterwards finalize() does nothing.
+// MPI wrappers merge all ranks at MPI_Finalize): true for the first caller.
+// Until the service calls finalize_claim_done(), finalize() (a fatal signal,
+// std::terminate, the library destructor) still writes this process's own
+// profile, under the file tag set when it claimed: a merge that waits for a
+// rank that died is ended by the launcher's SIGTERM, and a merge that failed
+// leaves no other profile. Afterwards finalize() does nothing.
 bool claim_finalize() noexcept;
+void finalize_claim_done() noexcept;
+
+// After writing the profile on SIGTERM, wait up to `ms` (0: not at all) for
+// the launcher's SIGKILL before dying of the SIGTERM (lifecycle.cpp says why).
+void set_sigterm_linger(int ms) noexcept;
 
 struct RunInfo {
   std::string program;       // base name of the executable

@@ -61,6 +61,32 @@ std::vector<std::pair<std::string, std::string>> profile_attrs_snapshot() {
   return copy;
 }
 
+namespace {
+std::vector<std::pair<std::string, std::string>> &own_attrs() {
+  static auto *v = new std::vector<std::pair<std::string, std::string>>;  // leaked: read at exit
+  return *v;
+}
+}  // namespace
+
+void set_own_file_attr(const std::string &key, const std::string &value) {
+  pthread_mutex_lock(&g_lock);
+  auto &v = own_attrs();
+  for (auto it = v.begin(); it != v.end(); ++it)
+    if (it->first == key) {
+      v.erase(it);
+      break;
+    }
+  if (!value.empty()) v.emplace_back(key, value);
+  pthread_mutex_unlock(&g_lock);
+}
+
+std::vector<std::pair<std::string, std::string>> own_file_attrs_snapshot() {
+  pthread_mutex_lock(&g_lock);
+  auto copy = own_attrs();
+  pthread_mutex_unlock(&g_lock);
+  return copy;
+}
+
 }  // namespace hcc::rt
 
 // --- extra_paths.hpp: the one source of added call paths -----------------

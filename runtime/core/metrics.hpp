@@ -37,4 +37,12 @@ std::vector<ExtraMetric> extra_metrics_snapshot();
 void set_profile_attr(const std::string &key, const std::string &value);
 std::vector<std::pair<std::string, std::string>> profile_attrs_snapshot();
 
+// Attributes only the profile this process writes as its own carries
+// (finalize(): at exit, on a fatal signal, at MPI_Abort), not the one a
+// service builds to merge: an MPI rank's "mpi rank" and "mpi ranks", which
+// let hcc-report name the ranks of a job that wrote no profile. "" as value
+// removes the key.
+void set_own_file_attr(const std::string &key, const std::string &value);
+std::vector<std::pair<std::string, std::string>> own_file_attrs_snapshot();
+
 }  // namespace hcc::rt

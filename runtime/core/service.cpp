@@ -39,6 +39,14 @@ HCC_API void hcc_svc_init(void) { runtime_init_once(); }
 
 HCC_API int hcc_svc_claim_finalize(void) { return claim_finalize() ? 1 : 0; }
 
+HCC_API void hcc_svc_claimed_finalize_done(void) { finalize_claim_done(); }
+
+HCC_API void hcc_svc_linger_after_sigterm(int milliseconds) { set_sigterm_linger(milliseconds); }
+
+HCC_API void hcc_svc_set_own_file_attr(const char *key, const char *value) {
+  if (key) set_own_file_attr(key, value ? value : "");
+}
+
 HCC_API void hcc_svc_finalize_local(void) { finalize(); }
 
 HCC_API void hcc_svc_build_local_profile(hcc::profile::Profile *out) {

@@ -30,9 +30,25 @@ void hcc_svc_count(uint32_t k, uint64_t amount);
 // did yet, so run information and the output directory can be used.
 void hcc_svc_init(void);
 
-// Takes over the one finalize: returns 1 for the first caller, after which
-// the runtime's own finalize (library destructor, signals) writes nothing.
+// Takes over the one finalize: returns 1 for the first caller. Until the
+// caller says hcc_svc_claimed_finalize_done(), the runtime's own finalize (a
+// fatal signal, std::terminate, the library destructor) still writes this
+// process's own profile, under the file tag set at the claim: an MPI rank
+// killed by the launcher while the merge waits for a rank that died keeps
+// its data. After it, the runtime writes nothing.
 int hcc_svc_claim_finalize(void);
+void hcc_svc_claimed_finalize_done(void);
+
+// After a SIGTERM has written this process's profile, wait up to
+// `milliseconds` (0: not at all, the default) for a SIGKILL before dying of
+// the SIGTERM: Open MPI's mpirun sends every rank SIGTERM and then SIGKILL
+// as soon as any one of them exits, cutting short the others' writing.
+void hcc_svc_linger_after_sigterm(int milliseconds);
+
+// An attribute only this process's own profile carries (the runtime's
+// finalize, hcc_svc_finalize_local), not hcc_svc_build_local_profile's;
+// "" or NULL removes it. libhcc_mpi: "mpi rank", "mpi ranks".
+void hcc_svc_set_own_file_attr(const char *key, const char *value);
 
 // The runtime's normal finalize: this process's profile, written now (once).
 void hcc_svc_finalize_local(void);

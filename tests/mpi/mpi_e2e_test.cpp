@@ -473,3 +473,96 @@ TEST(MpiE2E, AbortWritesTheAbortingRank) {
 }
 
 }  // namespace
+// A rank's own profile says which rank of how many it is (hcc-report names
+// the ranks that wrote none from it).
+std::string anchor_of(const std::string &cubex) { return run("tar -xOf " + shell_quote(cubex) + " anchor.xml").out; }
+
+bool has_attr(const std::string &anchor, const std::string &key, const std::string &value) {
+  return anchor.find("<attr key=\"" + key + "\" value=\"" + value + "\"/>") != std::string::npos;
+}
+
+// killed_rank.c: rank 2 dies by SIGKILL; mpirun then ends the others
+// (SIGCONT, 1 s later SIGTERM, 1 s later SIGKILL: odls_base_sigkill_timeout).
+// Each survivor writes its own profile from the SIGTERM, with its own exact
+// visits, whether it was computing or waiting in the merge inside
+// MPI_Finalize; rank 2's is absent and hcc-report names it.
+void check_killed_rank(const std::string &mode, const std::string &out, const std::string &exe,
+                       const std::vector<std::string> &files) {
+  const RunResult r = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(4) + shell_quote(exe) + " " + mode);
+  ASSERT_NE(r.status, 124) << "mpirun hung\n" << r.err;
+  EXPECT_NE(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("finished"), std::string::npos) << r.out;
+  const std::vector<std::string> all = cubex_files(out);
+  for (const std::string &f : files) ASSERT_NE(std::find(all.begin(), all.end(), f), all.end()) << f << "\n" << r.err;
+  for (const std::string &f : all) EXPECT_EQ(f.find("rank-2."), std::string::npos) << f;
+  EXPECT_EQ(std::find(all.begin(), all.end(), "profile.cubex"), all.end());
+  const int survivors[] = {0, 1, 3};
+  for (int i = 0; i < 3; ++i) {
+    const int rank = survivors[i];
+    const std::string file = out + "/" + files[size_t(i)];
+    const Profile p = Profile::load(file);
+    EXPECT_EQ(p.visits("main/work/step"), 100 + 10 * rank) << file;
+    EXPECT_EQ(p.json()["locations"].size(), 1u) << file;
+    if (mode == "finalizing") {
+      EXPECT_EQ(p.visits("main/MPI_Send"), 1) << file;
+      EXPECT_EQ(p.visits("main/MPI_Finalize"), 1) << file;  // the SIGTERM came inside it
+    } else {
+      EXPECT_EQ(p.visits("main/MPI_Recv"), 1) << file;
+      EXPECT_EQ(p.total_visits("MPI_Finalize"), 0) << file;
+    }
+    const std::string anchor = anchor_of(file);
+    EXPECT_TRUE(has_attr(anchor, "mpi rank", std::to_string(rank))) << file;
+    EXPECT_TRUE(has_attr(anchor, "mpi ranks", "4")) << file;
+  }
+  // The directory: rank 0's profile, and which rank left none.
+  const RunResult rep = run(shell_quote(report_bin()) + " " + shell_quote(out));
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  EXPECT_NE(rep.err.find("the MPI job of 4 ranks did not reach MPI_Finalize together"), std::string::npos) << rep.err;
+  EXPECT_NE(rep.err.find("no profile from rank 2 (1 of 4 ranks"), std::string::npos) << rep.err;
+  EXPECT_NE(rep.err.find("Reading rank 0's, " + files[0]), std::string::npos) << rep.err;
+  EXPECT_NE(rep.out.find("step"), std::string::npos) << rep.out;
+  // One rank's file named: the same news.
+  const RunResult one = run(shell_quote(report_bin()) + " --tree " + shell_quote(out + "/" + files[2]));
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_NE(one.err.find(files[2] + " is rank 3's own profile of an MPI job of 4 ranks"), std::string::npos) << one.err;
+  EXPECT_NE(one.err.find("no profile from rank 2 (1 of 4 ranks"), std::string::npos) << one.err;
+}
+
+TEST(MpiE2E, KilledRankWhileOthersComputeTheyWriteTheirOwn) {
+  const std::string dir = scratch_dir("killed-computing");
+  const std::string exe = build(dir, "killed_rank.c", "hcc");
+  const std::string out = dir + "/out";
+  // An earlier job of 2 ranks left profile.rank-0 and -1 in the directory:
+  // the killed job's ranks 0 and 1 write profile-1.rank-*, its rank 3
+  // profile.rank-3 (no earlier file of that name). The report must still
+  // take the newest job's files only, and rank 2 of 4 as missing.
+  const std::string earlier = build(scratch_dir("killed-computing-earlier"), "no_finalize.c", "hcc");
+  run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(earlier) + " exit");
+  ASSERT_EQ(cubex_files(out), (std::vector<std::string>{"profile.rank-0.cubex", "profile.rank-1.cubex"}));
+  check_killed_rank("computing", out, exe, {"profile-1.rank-0.cubex", "profile-1.rank-1.cubex", "profile.rank-3.cubex"});
+}
+
+TEST(MpiE2E, KilledRankWhileOthersMergeTheyWriteTheirOwn) {
+  const std::string dir = scratch_dir("killed-finalizing");
+  const std::string exe = build(dir, "killed_rank.c", "hcc");
+  check_killed_rank("finalizing", dir + "/out", exe,
+                    {"profile.rank-0.cubex", "profile.rank-1.cubex", "profile.rank-3.cubex"});
+}
+
+// MPI_Abort from rank 1 of 3; rank 2 ignores SIGTERM, so only the
+// launcher's SIGKILL ends it, without a profile (a rank that died of SIGTERM
+// at once would make mpirun SIGKILL rank 0 before it wrote): hcc-report
+// names it, from the files of ranks 0 and 1.
+TEST(MpiE2E, AbortReportNamesTheRankThatWroteNothing) {
+  const std::string dir = scratch_dir("abort-missing");
+  const std::string exe = build(dir, "no_finalize.c", "hcc");
+  const std::string out = dir + "/out";
+  RunResult r = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(3) + shell_quote(exe) + " abort");
+  ASSERT_NE(r.status, 124) << "mpirun hung";
+  EXPECT_EQ(cubex_files(out), (std::vector<std::string>{"profile.rank-0.cubex", "profile.rank-1.cubex"})) << r.err;
+  const RunResult rep = run(shell_quote(report_bin()) + " " + shell_quote(out));
+  ASSERT_EQ(rep.status, 0) << rep.err;
+  EXPECT_NE(rep.err.find("no profile from rank 2 (1 of 3 ranks"), std::string::npos) << rep.err;
+  EXPECT_EQ(Profile::load(out + "/profile.rank-1.cubex").visits("main/work/MPI_Allreduce"), 1);
+}
+

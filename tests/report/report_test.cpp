@@ -172,3 +172,67 @@ TEST(Report, BadInputExitsWith2AndNamesIt) {
   const Result badopt = report("--frobnicate");
   EXPECT_EQ(badopt.status, 2);
 }
+
+// An MPI job that did not reach MPI_Finalize together leaves one
+// profile.rank-<r>.cubex per rank that could still write, each naming its
+// rank, the job's size and the job: a directory of them reads the lowest
+// rank's and names the ranks without one, also when an earlier job's files
+// share the directory and the names' suffixes (wrappers/src/mpi_finalize.cpp).
+TEST(Report, PerRankProfilesNameTheRanksThatWroteNone) {
+  TempDir d;
+  const fs::path out = d.path / "out";
+  fs::create_directory(out);
+  const auto rank_file = [&](const std::string &name, int rank, int size, const std::string &job, int age_s) {
+    Profile p = sample_profile();
+    p.regions[0].name = job + "_main_" + std::to_string(rank);
+    p.attrs.push_back({"mpi rank", std::to_string(rank)});
+    p.attrs.push_back({"mpi ranks", std::to_string(size)});
+    p.attrs.push_back({"mpi job", job});
+    write_cubex(p, (out / name).string());
+    fs::last_write_time(out / name, fs::file_time_type::clock::now() - std::chrono::seconds(age_s));
+  };
+  // An earlier job of 2 ranks, both written; then a job of 16 whose ranks
+  // 0 and 1 came second to their names and 2, 5-9 wrote nothing.
+  rank_file("profile.rank-0.cubex", 0, 2, "early", 3600);
+  rank_file("profile.rank-1.cubex", 1, 2, "early", 3600);
+  rank_file("profile-1.rank-0.cubex", 0, 16, "late", 2);
+  rank_file("profile-1.rank-1.cubex", 1, 16, "late", 1);
+  for (int r : {3, 4, 10, 11, 12, 13, 14, 15}) rank_file("profile.rank-" + std::to_string(r) + ".cubex", r, 16, "late", 1);
+
+  const Result dir = report("--json " + quote(out.string()));
+  ASSERT_EQ(dir.status, 0) << dir.err;
+  EXPECT_EQ(json::parse(dir.out)["regions"][0]["name"], "late_main_0");
+  EXPECT_NE(dir.err.find("the MPI job of 16 ranks did not reach MPI_Finalize together"), std::string::npos) << dir.err;
+  EXPECT_NE(dir.err.find("no profile from ranks 2 and 5-9 (6 of 16 ranks"), std::string::npos) << dir.err;
+  EXPECT_NE(dir.err.find("Reading rank 0's, profile-1.rank-0.cubex"), std::string::npos) << dir.err;
+
+  const Result one = report("--json " + quote((out / "profile.rank-12.cubex").string()));
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(json::parse(one.out)["regions"][0]["name"], "late_main_12");
+  EXPECT_NE(one.err.find("profile.rank-12.cubex is rank 12's own profile of an MPI job of 16 ranks"), std::string::npos)
+      << one.err;
+  EXPECT_NE(one.err.find("no profile from ranks 2 and 5-9 (6 of 16 ranks"), std::string::npos) << one.err;
+
+  // The earlier job, named by one of its files: complete.
+  const Result early = report("--json " + quote((out / "profile.rank-1.cubex").string()));
+  ASSERT_EQ(early.status, 0) << early.err;
+  EXPECT_NE(early.err.find("all 2 ranks wrote one"), std::string::npos) << early.err;
+
+  // A merged profile newer than the per-rank files is the run to read.
+  write_cubex(sample_profile(), (out / "profile.cubex").string());
+  const Result merged = report("--json " + quote(out.string()));
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  EXPECT_EQ(json::parse(merged.out)["regions"][0]["name"], "main");
+  EXPECT_EQ(merged.err, "");
+}
+
+// Per-rank files of an hcc that did not record the job: the ranks found.
+TEST(Report, PerRankProfilesWithoutTheJobSizeListTheRanksFound) {
+  TempDir d;
+  write_cubex(sample_profile(), d.file("profile.rank-0.cubex"));
+  write_cubex(sample_profile(), d.file("profile.rank-2.cubex"));
+  const Result r = report(quote(d.path.string()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("ranks 0 and 2 wrote one (the job's size is not in the file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Reading rank 0's, profile.rank-0.cubex"), std::string::npos) << r.err;
+}

@@ -1,7 +1,9 @@
 /* Ends without MPI_Finalize (mode "exit") or with MPI_Abort from rank 1
  * (mode "abort"): every rank must write its own profile.rank-<r>.cubex and
- * nothing may hang. */
+ * nothing may hang. In mode "abort" a rank 2 ignores SIGTERM, so it writes
+ * nothing before the launcher's SIGKILL: a rank hcc-report must name. */
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   work(rank);
   if (argc > 1 && strcmp(argv[1], "abort") == 0) {
+    if (rank == 2) signal(SIGTERM, SIG_IGN); /* replaces hcc's handler */
     if (rank == 1) MPI_Abort(MPI_COMM_WORLD, 3);
     MPI_Barrier(MPI_COMM_WORLD); /* rank 0 waits here until the launcher ends it */
     sleep(30);
