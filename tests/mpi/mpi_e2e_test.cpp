@@ -460,19 +460,6 @@ TEST(MpiE2E, SecondRunIntoTheSameDirectoryKeepsTheFirst) {
   }
 }
 
-TEST(MpiE2E, AbortWritesTheAbortingRank) {
-  const std::string dir = scratch_dir("abort");
-  const std::string exe = build(dir, "no_finalize.c", "hcc");
-  const std::string out = dir + "/out";
-  RunResult r = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(exe) + " abort");
-  EXPECT_NE(r.status, 124) << "mpirun hung";
-  EXPECT_NE(r.status, 0);
-  auto files = cubex_files(out);
-  EXPECT_NE(std::find(files.begin(), files.end(), "profile.rank-1.cubex"), files.end());
-  EXPECT_EQ(std::find(files.begin(), files.end(), "profile.cubex"), files.end());
-}
-
-}  // namespace
 // A rank's own profile says which rank of how many it is (hcc-report names
 // the ranks that wrote none from it).
 std::string anchor_of(const std::string &cubex) { return run("tar -xOf " + shell_quote(cubex) + " anchor.xml").out; }
@@ -549,6 +536,18 @@ TEST(MpiE2E, KilledRankWhileOthersMergeTheyWriteTheirOwn) {
                     {"profile.rank-0.cubex", "profile.rank-1.cubex", "profile.rank-3.cubex"});
 }
 
+TEST(MpiE2E, AbortWritesTheAbortingRank) {
+  const std::string dir = scratch_dir("abort");
+  const std::string exe = build(dir, "no_finalize.c", "hcc");
+  const std::string out = dir + "/out";
+  RunResult r = run("HCC_OUTPUT_DIR=" + shell_quote(out) + " " + mpirun(2) + shell_quote(exe) + " abort");
+  EXPECT_NE(r.status, 124) << "mpirun hung";
+  EXPECT_NE(r.status, 0);
+  auto files = cubex_files(out);
+  EXPECT_NE(std::find(files.begin(), files.end(), "profile.rank-1.cubex"), files.end());
+  EXPECT_EQ(std::find(files.begin(), files.end(), "profile.cubex"), files.end());
+}
+
 // MPI_Abort from rank 1 of 3; rank 2 ignores SIGTERM, so only the
 // launcher's SIGKILL ends it, without a profile (a rank that died of SIGTERM
 // at once would make mpirun SIGKILL rank 0 before it wrote): hcc-report
@@ -566,3 +565,4 @@ TEST(MpiE2E, AbortReportNamesTheRankThatWroteNothing) {
   EXPECT_EQ(Profile::load(out + "/profile.rank-1.cubex").visits("main/work/MPI_Allreduce"), 1);
 }
 
+}  // namespace
