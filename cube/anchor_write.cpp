@@ -259,7 +259,7 @@ void write_system(Writer &w, const Profile &p) {
 }  // namespace
 
 std::string anchor_xml(const Profile &p) {
-  validate(p);
+  validate_definitions(p);
   Writer w;
   w.start_document();
   w.start("cube");

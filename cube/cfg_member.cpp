@@ -3,10 +3,12 @@
 // Plain text, one line per (call path, predecessor), in list order:
 //   hcc-cfg 1
 //   <call path id> <predecessor call path id> <column>:<count> ...
-// Only nonzero counts are written. Call path ids are the anchor's cnode ids,
+// Only nonzero counts are written. A pair may appear on several lines (the
+// streamed writer writes one per block of columns): their counts add. Call path ids are the anchor's cnode ids,
 // columns the data columns (location Ids in the file).
 #include "cfg_member.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -52,7 +54,13 @@ void cfg_member_parse(Profile &p, const std::string &text) {
     long c = -1, pred = -1;
     if (!(ls >> c >> pred)) bad("expected two call path ids");
     if (c < 0 || c >= nc || pred < 0 || pred >= nc) bad("call path id out of range");
-    Predecessor pr{static_cast<int>(pred), std::vector<double>(p.nloc(), 0.0)};
+    // A (call path, predecessor) pair seen before adds to it: the streamed
+    // writer (cubex_stream.hpp) writes one line per pair and block of columns.
+    auto &list = p.preds[static_cast<std::size_t>(c)];
+    std::size_t at = 0;
+    while (at < list.size() && list[at].callpath != pred) ++at;
+    if (at == list.size()) list.push_back({static_cast<int>(pred), std::vector<double>(p.nloc(), 0.0)});
+    Predecessor &pr = list[at];
     std::string item;
     while (ls >> item) {
       const std::size_t colon = item.find(':');
@@ -63,11 +71,19 @@ void cfg_member_parse(Profile &p, const std::string &text) {
       const char *num = item.c_str() + colon + 1;
       const unsigned long long v = std::strtoull(num, &end, 10);
       if (*num < '0' || *num > '9' || *end != '\0') bad("bad count in '" + item + "'");
-      pr.count[static_cast<std::size_t>(col)] = static_cast<double>(v);
+      pr.count[static_cast<std::size_t>(col)] += static_cast<double>(v);
     }
-    p.preds[static_cast<std::size_t>(c)].push_back(std::move(pr));
   }
   if (lineno == 0) bad("empty member");
+  // The parent first (Profile::preds), wherever its first line was.
+  for (std::size_t c = 0; c < p.preds.size(); ++c) {
+    auto &list = p.preds[c];
+    for (std::size_t k = 1; k < list.size(); ++k)
+      if (list[k].callpath == p.cnodes[c].parent) {
+        std::rotate(list.begin(), list.begin() + static_cast<long>(k), list.begin() + static_cast<long>(k) + 1);
+        break;
+      }
+  }
 }
 
 }  // namespace hcc::profile::detail

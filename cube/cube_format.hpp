@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "profile.hpp"
@@ -62,6 +64,38 @@ inline double bits_double(std::uint64_t u) {
   double d;
   std::memcpy(&d, &u, sizeof d);
   return d;
+}
+
+// A value as 8 bytes of N.data for a metric of type t.
+inline std::uint64_t encode(double v, DType t) {
+  switch (t) {
+    case DType::UInt64: {
+      // Counts are whole numbers; negative or NaN cannot be a count.
+      if (!(v > 0)) return 0;
+      if (v >= 18446744073709551615.0) return std::numeric_limits<std::uint64_t>::max();
+      return static_cast<std::uint64_t>(std::nearbyint(v));
+    }
+    case DType::Int64: {
+      if (std::isnan(v)) return 0;
+      if (v >= 9223372036854775807.0) return static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+      if (v <= -9223372036854775808.0) return static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::min());
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(std::nearbyint(v)));
+    }
+    case DType::Double:
+    case DType::MinDouble:
+    case DType::MaxDouble:
+      break;
+  }
+  return double_bits(v);
+}
+
+// N.index of the dense format: the header alone.
+inline std::string dense_index() {
+  std::string s(kIndexMarker, kIndexMarkerLen);
+  put_le(s, 1, 4);  // endianness mark: reads as 1 => little endian
+  put_le(s, 0, 2);  // version
+  put_le(s, kIndexDense, 1);
+  return s;
 }
 
 }  // namespace hcc::profile::detail

@@ -20,11 +20,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <functional>
-#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -41,36 +39,6 @@ struct WriteError : std::runtime_error {
 };
 
 std::string errno_text(int err) { return std::strerror(err); }
-
-std::uint64_t encode(double v, DType t) {
-  switch (t) {
-    case DType::UInt64: {
-      // Counts are whole numbers; negative or NaN cannot be a count.
-      if (!(v > 0)) return 0;
-      if (v >= 18446744073709551615.0) return std::numeric_limits<std::uint64_t>::max();
-      return static_cast<std::uint64_t>(std::nearbyint(v));
-    }
-    case DType::Int64: {
-      if (std::isnan(v)) return 0;
-      if (v >= 9223372036854775807.0) return static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-      if (v <= -9223372036854775808.0) return static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::min());
-      return static_cast<std::uint64_t>(static_cast<std::int64_t>(std::nearbyint(v)));
-    }
-    case DType::Double:
-    case DType::MinDouble:
-    case DType::MaxDouble:
-      break;
-  }
-  return detail::double_bits(v);
-}
-
-std::string dense_index() {
-  std::string s(detail::kIndexMarker, detail::kIndexMarkerLen);
-  detail::put_le(s, 1, 4);  // endianness mark: reads as 1 => little endian
-  detail::put_le(s, 0, 2);  // version
-  detail::put_le(s, detail::kIndexDense, 1);
-  return s;
-}
 
 class TarOut {
  public:
@@ -128,7 +96,7 @@ void write_metric(TarOut &tar, const Profile &p, std::size_t m, const std::vecto
                   const std::vector<int> &columns) {
   const Metric &met = p.metrics[m];
   const std::string id = std::to_string(m);
-  const std::string index = dense_index();
+  const std::string index = detail::dense_index();
   tar.begin(id + ".index", index.size());
   tar.put(index);
 
@@ -142,7 +110,7 @@ void write_metric(TarOut &tar, const Profile &p, std::size_t m, const std::vecto
   buf.reserve(kFlush + 8 * nl);
   for (int c : order) {
     const double *row = &values[static_cast<std::size_t>(c) * nl];
-    for (int l : columns) detail::put_le(buf, encode(row[l], met.dtype), 8);
+    for (int l : columns) detail::put_le(buf, detail::encode(row[l], met.dtype), 8);
     if (buf.size() >= kFlush) {
       tar.put(buf);
       buf.clear();

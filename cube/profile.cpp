@@ -69,7 +69,7 @@ namespace {
 }
 }  // namespace
 
-void validate(const Profile &p) {
+void validate_definitions(const Profile &p) {
   const std::size_t nm = p.metrics.size(), nr = p.regions.size(), nc = p.cnodes.size();
   if (p.metrics.empty()) invalid("no metrics");
   if (p.locations.empty()) invalid("no locations");
@@ -117,6 +117,11 @@ void validate(const Profile &p) {
   for (std::size_t l = 0; l < p.locations.size(); ++l)
     if (p.locations[l].rank < 0 || p.locations[l].thread < 0)
       invalid("location " + std::to_string(l) + " has a negative rank or thread");
+}
+
+void validate(const Profile &p) {
+  validate_definitions(p);
+  const std::size_t nm = p.metrics.size(), nc = p.cnodes.size();
   if (p.excl.size() != nm)
     invalid("value matrices for " + std::to_string(p.excl.size()) + " metrics, but " +
             std::to_string(nm) + " metrics defined");

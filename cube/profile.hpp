@@ -82,6 +82,13 @@ inline bool time_from_samples(const Region &r) {
   return r.paradigm == "sampling" || r.descr == kCountedRegionDescr || is_throttled(r);
 }
 
+// HCC_LOCATIONS=summary (wrappers/merge/rank_stats.hpp): per metric, four
+// more metrics whose descr starts with this text hold the min, mean and max
+// over ranks of each call path's exclusive value and the rank of the max.
+// Views give them no columns of their own (their inclusive sums mean nothing).
+inline constexpr const char *kRankStatDescrPrefix = "hcc statistic over ranks: ";
+inline bool is_rank_statistic(const Metric &m) { return m.descr.rfind(kRankStatDescrPrefix, 0) == 0; }
+
 struct CallNode {
   int region = -1;
   int parent = -1;  // -1 for a root; a parent's id is always smaller than its child's
@@ -148,5 +155,8 @@ std::vector<double> inclusive(const Profile &p, std::size_t m);
 // Checks structural invariants (dense ids, parents before children, value
 // matrix sizes); throws std::runtime_error naming the first violation.
 void validate(const Profile &p);
+// The same without the value matrices and predecessor lists: what the
+// anchor needs (the streamed writer, cubex_stream.hpp, holds no matrix).
+void validate_definitions(const Profile &p);
 
 }  // namespace hcc::profile

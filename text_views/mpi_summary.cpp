@@ -78,9 +78,24 @@ std::string mpi_summary_text(const Profile &p, std::size_t top) {
   }
 
   std::string out = "MPI (regions of paradigm mpi)\n";
+  // HCC_LOCATIONS=summary (or a job too large to keep): one location holding
+  // the sums, and statistics over ranks per call path instead of rows per rank.
+  const int t_min = p.metric_index("time_rank_min"), t_mean = p.metric_index("time_rank_mean"),
+            t_max = p.metric_index("time_rank_max"), t_at = p.metric_index("time_rank_max_at");
+  const bool over_ranks = t_min >= 0 && t_mean >= 0 && t_max >= 0 && t_at >= 0 && nl == 1;
+  double app_sum = 0, mpi_sum = 0;
+  if (over_ranks) {
+    for (int r = 0; r < nranks; ++r) app_sum += app[size_t(r)], mpi_sum += mpi[size_t(r)];
+    std::string ranks = "all";
+    for (const auto &[k, v] : p.attrs)
+      if (k == "mpi ranks") ranks = v;
+    out += fmt::format("MPI TIME OVER {} RANKS (summed; statistics over ranks below, no rows per rank)\n", ranks);
+    out += fmt::format("{:>12}  {:>12}  {:>7}\n\n", "AppTime s", "MPITime s", "MPI%");
+    out.insert(out.size() - 1, fmt::format("{:>12.6f}  {:>12.6f}  {:>7.2f}\n", app_sum, mpi_sum,
+                                           app_sum > 0 ? 100.0 * mpi_sum / app_sum : 0.0));
+  } else {
   out += fmt::format("MPI TIME PER RANK (AppTime: longest thread; MPITime: all threads)\n");
   out += fmt::format("{:>6}  {:>12}  {:>12}  {:>7}\n", "Task", "AppTime s", "MPITime s", "MPI%");
-  double app_sum = 0, mpi_sum = 0;
   for (int r = 0; r < nranks; ++r) app_sum += app[size_t(r)], mpi_sum += mpi[size_t(r)];
   // Up to 32 ranks all rows; beyond, the 10 with most and the 10 with least
   // MPI time (the ends are where imbalance shows), in rank order.
@@ -97,6 +112,7 @@ std::string mpi_summary_text(const Profile &p, std::size_t top) {
                        app[size_t(r)] > 0 ? 100.0 * mpi[size_t(r)] / app[size_t(r)] : 0.0);
   out += fmt::format("{:>6}  {:>12.6f}  {:>12.6f}  {:>7.2f}\n\n", "*", app_sum, mpi_sum,
                      app_sum > 0 ? 100.0 * mpi_sum / app_sum : 0.0);
+  }
 
   // Per call path, summed over locations.
   struct Row {
@@ -133,6 +149,22 @@ std::string mpi_summary_text(const Profile &p, std::size_t top) {
   if (sent >= 0)
     out += table(fmt::format("TOP {} MPI CALL PATHS BY BYTES SENT", top).c_str(), [](const Row &r) { return r.sent; });
 
+  if (over_ranks) {
+    std::vector<Row> sorted = rows;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Row &a, const Row &b) { return a.t > b.t; });
+    out += "MPI CALL PATHS OVER RANKS (own time per rank: min, mean, max; max/mean shows imbalance)\n";
+    out += fmt::format("{:>12}  {:>12}  {:>12}  {:>6}  {:>8}  {}\n", "Min msec", "Mean msec", "Max msec", "rank",
+                       "Max/mean", "Call path");
+    size_t n = 0;
+    for (const Row &r : sorted) {
+      if (n++ == top || r.t <= 0) break;
+      const double mn = p.excl[size_t(t_min)][r.c] * sec, mean = p.excl[size_t(t_mean)][r.c] * sec,
+                   mx = p.excl[size_t(t_max)][r.c] * sec;
+      out += fmt::format("{:>12.3f}  {:>12.3f}  {:>12.3f}  {:>6.0f}  {:>8.2f}  {}\n", mn * 1e3, mean * 1e3, mx * 1e3,
+                         p.excl[size_t(t_at)][r.c], mean > 0 ? mx / mean : 0.0, path_text(p, int(r.c)));
+    }
+    return out;
+  }
   // Per MPI function: its time on each rank, then min/mean/max over ranks.
   std::map<std::string, std::vector<double>> per_rank;
   std::map<std::string, double> calls;

@@ -106,7 +106,7 @@ struct View {
     // profile, --json and the HTML page.
     for (std::size_t m = 0; m < p.metrics.size(); ++m)
       if (static_cast<int>(m) != time && static_cast<int>(m) != visits && !all_zero(p.excl[m]) &&
-          !sampling_bookkeeping(p.metrics[m].uniq_name))
+          !sampling_bookkeeping(p.metrics[m].uniq_name) && !is_rank_statistic(p.metrics[m]))
         extra.push_back(static_cast<int>(m));
     const std::size_t nc = p.cnodes.size(), nl = p.nloc();
     excl.resize(p.metrics.size());
@@ -497,21 +497,36 @@ std::string summary_text(const Profile &p) {
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   std::string metrics;
-  for (const auto &m : p.metrics) metrics += (metrics.empty() ? "" : ", ") + m.uniq_name + " [" + m.uom + "]";
+  bool rank_stats = false;
+  for (const auto &m : p.metrics) {
+    rank_stats |= is_rank_statistic(m);
+    if (!is_rank_statistic(m)) metrics += (metrics.empty() ? "" : ", ") + m.uniq_name + " [" + m.uom + "]";
+  }
 
   // What cost the run the most comes first (findings/): the answer before the tables.
   std::string out = hcc::findings::findings_text(hcc::findings::find_all(p)) + "\n";
   out += "hcc profile summary\n";
   out += fmt::format("Program:    {}\n", program_name(p));
-  out += fmt::format("Locations:  {} ({} process{}, {} thread{})\n", p.nloc(), ranks.size(),
-                     ranks.size() == 1 ? "" : "es", p.nloc(), p.nloc() == 1 ? "" : "s");
+  std::string job_ranks = "?", why = "HCC_LOCATIONS=summary";
+  for (const auto &[k, val] : p.attrs) {
+    if (k == "mpi ranks") job_ranks = val;
+    if (k == "hcc summary.txt") why = val;  // a job too large for rank 0 to keep here
+  }
+  if (rank_stats)
+    out += fmt::format("Locations:  the sum and statistics over {} MPI ranks ({})\n", job_ranks, why);
+  else
+    out += fmt::format("Locations:  {} ({} process{}, {} thread{})\n", p.nloc(), ranks.size(),
+                       ranks.size() == 1 ? "" : "es", p.nloc(), p.nloc() == 1 ? "" : "s");
   out += fmt::format("Total time: {:.6f} s (inclusive time of the root call paths, summed over locations)\n",
                      v.total_sec());
   out += fmt::format("Call paths: {}, regions: {}\n", p.cnodes.size(), p.regions.size());
   out += fmt::format("Metrics:    {}\n", metrics);
+  if (rank_stats)
+    out += "Over ranks: <metric>_rank_min, _rank_mean, _rank_max, _rank_max_at per call path (in the profile; MPI below)\n";
   std::string zero;
   for (std::size_t m = 0; m < p.metrics.size(); ++m)
-    if (static_cast<int>(m) != v.time && static_cast<int>(m) != v.visits && all_zero(p.excl[m]))
+    if (static_cast<int>(m) != v.time && static_cast<int>(m) != v.visits && all_zero(p.excl[m]) &&
+        !is_rank_statistic(p.metrics[m]))
       zero += (zero.empty() ? "" : ", ") + p.metrics[m].uniq_name;
   if (!zero.empty()) out += fmt::format("All zero:   {} (no columns for them below)\n", zero);
   // What measuring cost, where it was paid (samples inside hcc's code).

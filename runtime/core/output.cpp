@@ -151,15 +151,32 @@ std::string publish_without_overwriting(int dirfd, const std::string &tmp, const
 // names used. An earlier run's files are kept unless HCC_OVERWRITE=1 (the
 // cubex file decides the suffix, the summary follows it); the files this
 // process wrote before are replaced.
-FileNames write_files(const profile::Profile &p, int dirfd, const std::string &dir, FileNames names) {
-  std::string text = profile::summary_text(p);
-  if (!text.empty() && text.back() != '\n') text += '\n';  // a text file ends its last line
+// Whether this process replaces the files at `names` (HCC_OVERWRITE=1, or
+// it wrote them itself before: then names.suffix is its own suffix).
+bool replaces(const std::string &dir, FileNames &names) {
   pthread_mutex_lock(&g_lock);
-  const std::string key = dir + "/" + names.tag;
-  auto own = own_suffixes().find(key);
+  auto own = own_suffixes().find(dir + "/" + names.tag);
   const bool replace = settings().overwrite || own != own_suffixes().end();
   if (own != own_suffixes().end()) names.suffix = own->second;
   pthread_mutex_unlock(&g_lock);
+  return replace;
+}
+
+void remember_suffix(const std::string &dir, const FileNames &names) {
+  pthread_mutex_lock(&g_lock);
+  own_suffixes()[dir + "/" + names.tag] = names.suffix;
+  pthread_mutex_unlock(&g_lock);
+}
+
+std::string summary_file_text(const profile::Profile &p) {
+  std::string text = profile::summary_text(p);
+  if (!text.empty() && text.back() != '\n') text += '\n';  // a text file ends its last line
+  return text;
+}
+
+FileNames write_files(const profile::Profile &p, int dirfd, const std::string &dir, FileNames names) {
+  const std::string text = summary_file_text(p);
+  const bool replace = replaces(dir, names);
   if (replace) {
     cubex_writer::write_at(p, dirfd, dir, names.cubex());
   } else {
@@ -174,10 +191,44 @@ FileNames write_files(const profile::Profile &p, int dirfd, const std::string &d
     }
     names.suffix = publish_without_overwriting(dirfd, tmp, dir, names);
   }
-  pthread_mutex_lock(&g_lock);
-  own_suffixes()[key] = names.suffix;
-  pthread_mutex_unlock(&g_lock);
+  remember_suffix(dir, names);
   write_text_atomically(dirfd, dir, names.summary(), text);
+  return names;
+}
+
+// write_files for a .cubex that `body` streams into a new file; `called`
+// says whether body ran (it runs once: its input cannot be read again).
+FileNames write_files_streamed(const StreamBody &body, bool &called, int dirfd, const std::string &dir,
+                               FileNames names) {
+  const bool replace = replaces(dir, names);
+  std::string tmp, why;
+  FdGuard fd(create_file_at(dirfd, ".profile" + names.tag + ".cubex.new." + std::to_string(getpid()), tmp, why));
+  if (fd.fd < 0) throw std::runtime_error("cannot create " + dir + "/" + tmp + ": " + why);
+  called = true;
+  profile::Profile text;
+  bool ok = false;
+  try {
+    ok = body(fd.fd, dir + "/" + tmp, text);
+  } catch (...) {
+    unlinkat(dirfd, tmp.c_str(), 0);
+    throw;
+  }
+  if (!ok) {
+    unlinkat(dirfd, tmp.c_str(), 0);
+    throw std::runtime_error("the profile " + dir + "/" + names.cubex() + " could not be written");
+  }
+  if (replace) {
+    if (renameat(dirfd, tmp.c_str(), dirfd, names.cubex().c_str()) != 0) {
+      const int e = errno;
+      unlinkat(dirfd, tmp.c_str(), 0);
+      throw std::runtime_error("cannot rename " + dir + "/" + tmp + " to " + dir + "/" + names.cubex() + ": " +
+                               errno_text(e));
+    }
+  } else {
+    names.suffix = publish_without_overwriting(dirfd, tmp, dir, names);
+  }
+  remember_suffix(dir, names);
+  write_text_atomically(dirfd, dir, names.summary(), summary_file_text(text));
   return names;
 }
 
@@ -253,13 +304,21 @@ void use_output_dir(const std::string &dir) {
   pthread_mutex_unlock(&g_lock);
 }
 
-std::string write_profile(const profile::Profile &p) {
+namespace {
+
+using WriteIn = std::function<FileNames(int dirfd, const std::string &dir, FileNames names)>;
+
+// Writes with `write_in` into the output directory; when that fails, says
+// why and writes under $TMPDIR instead, unless `may_retry` says the first
+// attempt used up what it writes.
+std::string write_somewhere(const WriteIn &write_in, const std::function<bool()> &may_retry,
+                            const profile::Profile *shown_profile) {
   FileNames names = file_names();
   std::string error, dir;
   FdGuard dirfd(output_dir_handle(dir, &error));
   if (dirfd.fd >= 0) {
     try {
-      names = write_files(p, dirfd.fd, dir, names);
+      names = write_in(dirfd.fd, dir, names);
       if (settings().verbose >= 1) {
         start_own_line();
         std::fprintf(stderr, "hcc: profile written to %s/%s\n", dir.c_str(), names.cubex().c_str());
@@ -272,10 +331,10 @@ std::string write_profile(const profile::Profile &p) {
                        dir.c_str(), earlier.cubex().c_str(), earlier.summary().c_str());
         }
       }
-      if (settings().verbose >= 2)
+      if (settings().verbose >= 2 && shown_profile)
         std::fprintf(stderr, "hcc: %zu thread(s), %zu call paths, %zu regions, clock %s\n",
-                     p.locations.size(), p.cnodes.size(), p.regions.size(),
-                     attr(p, "clock description").c_str());
+                     shown_profile->locations.size(), shown_profile->cnodes.size(), shown_profile->regions.size(),
+                     attr(*shown_profile, "clock description").c_str());
       return dir + "/" + names.cubex();
     } catch (const std::exception &e) {
       error = e.what();
@@ -284,6 +343,10 @@ std::string write_profile(const profile::Profile &p) {
   // Nothing is lost: say what failed, then write under $TMPDIR instead.
   start_own_line();
   std::fprintf(stderr, "hcc: error: %s\n", error.c_str());
+  if (!may_retry()) {
+    std::fprintf(stderr, "hcc: error: the profile is lost\n");
+    return "";
+  }
   // The fallback directory is new (mkdirat), so a link planted at its name in
   // a shared /tmp is skipped, never written through.
   std::string name, why;
@@ -296,7 +359,7 @@ std::string write_profile(const profile::Profile &p) {
     return "";
   }
   try {
-    names = write_files(p, fallback_fd.fd, fallback, names);
+    names = write_in(fallback_fd.fd, fallback, names);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "hcc: error: %s; the profile is lost\n", e.what());
     return "";
@@ -305,6 +368,26 @@ std::string write_profile(const profile::Profile &p) {
   std::fprintf(stderr, "hcc: profile written to fallback directory instead: %s/%s\n", fallback.c_str(),
                names.cubex().c_str());
   return fallback + "/" + names.cubex();
+}
+
+}  // namespace
+
+std::string write_profile(const profile::Profile &p) {
+  return write_somewhere([&](int dirfd, const std::string &dir, FileNames names) {
+    return write_files(p, dirfd, dir, names);
+  }, [] { return true; }, &p);
+}
+
+std::string write_profile_streamed(const StreamBody &body) {
+  bool called = false;
+  const std::string path = write_somewhere([&](int dirfd, const std::string &dir, FileNames names) {
+    return write_files_streamed(body, called, dirfd, dir, names);
+  }, [&] { return !called; }, nullptr);
+  if (!called) {  // no directory at all: the body still takes in what others send
+    profile::Profile unused;
+    body(-1, "", unused);
+  }
+  return path;
 }
 
 }  // namespace hcc::rt

@@ -1,6 +1,7 @@
 // hcc runtime — where the profile goes, and writing it there.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "cube/profile.hpp"
@@ -26,6 +27,13 @@ int output_dir_handle(std::string &dir, std::string *error = nullptr);
 // Prints "hcc: profile written to <path>" unless HCC_VERBOSE=0. Returns the
 // path of the .cubex written, or "" when nothing could be written.
 std::string write_profile(const profile::Profile &p);
+
+// The same, with the .cubex written by `body` into a new empty file (`fd`,
+// shown as `shown`); it fills `text` (summary.txt's profile) and returns
+// false when it failed (having said why). Called once: with fd -1 when no
+// directory could be opened, so it can still drain what it waits for.
+using StreamBody = std::function<bool(int fd, const std::string &shown, profile::Profile &text)>;
+std::string write_profile_streamed(const StreamBody &body);
 
 // fork(): held across the fork, like the other runtime locks.
 void output_lock();

@@ -56,6 +56,14 @@ HCC_API void hcc_svc_build_local_profile(hcc::profile::Profile *out) {
 
 HCC_API int hcc_svc_write_profile(const hcc::profile::Profile *p) { return write_profile(*p).empty() ? 0 : 1; }
 
+HCC_API int hcc_svc_write_profile_streamed(hcc_svc_stream_body body, void *ctx) {
+  return write_profile_streamed([&](int fd, const std::string &shown, hcc::profile::Profile &text) {
+           return body(fd, shown.c_str(), ctx, &text) == 0;
+         }).empty()
+             ? 0
+             : 1;
+}
+
 HCC_API void hcc_svc_set_file_tag(const char *tag) { set_file_tag(tag ? tag : ""); }
 
 HCC_API size_t hcc_svc_prepare_output_dir(char *buf, size_t size) {

@@ -60,6 +60,16 @@ void hcc_svc_build_local_profile(hcc::profile::Profile *out);
 // Writes `p` like the runtime does at exit; returns 1 when written.
 int hcc_svc_write_profile(const hcc::profile::Profile *p);
 
+// The same for a .cubex too large to build in memory (HCC_LOCATIONS, the MPI
+// merge at many ranks): `body` writes it into the new empty file `fd`
+// (`shown` names it in messages) and fills `text` with the profile
+// summary.txt is made of; it returns 0 on success, else an error it printed.
+// `body` is called exactly once, with fd -1 when no directory could be
+// opened (it must still take in what other processes send it). Returns 1
+// when written.
+typedef int (*hcc_svc_stream_body)(int fd, const char *shown, void *ctx, hcc::profile::Profile *text);
+int hcc_svc_write_profile_streamed(hcc_svc_stream_body body, void *ctx);
+
 // File names become profile.<tag>.cubex / summary.<tag>.txt ("" = none).
 void hcc_svc_set_file_tag(const char *tag);
 

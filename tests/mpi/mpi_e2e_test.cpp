@@ -150,6 +150,67 @@ TEST(MpiE2E, RingTwoRanksThroughMpicc) { check_ring(2, "hcc"); }
 TEST(MpiE2E, RingFourRanksThroughMpicc) { check_ring(4, "hcc"); }
 TEST(MpiE2E, RingTwoRanksPlainCompilerWithLmpi) { check_ring(2, "lmpi"); }
 
+// 64 ranks on 2 cores, once per HCC_LOCATIONS: one profile that our CUBE
+// reader (through hcc-report) reads, the ring's bytes exact per call path
+// summed over ranks, and per rank where the mode keeps ranks.
+TEST(MpiE2E, SixtyFourRanksInEveryLocationMode) {
+  const int np = 64;
+  const std::string dir = scratch_dir("ring-64");
+  const std::string inst = build(dir, "ring.c", "hcc");
+  auto sum = [](const Profile &p, const std::string &path, const std::string &metric) {
+    double v = 0;
+    for (size_t l = 0; l < p.locations(); ++l) v += at(p, path, metric, int(l));
+    return v;
+  };
+  for (const std::string mode : {"all", "process", "summary"}) {
+    SCOPED_TRACE("HCC_LOCATIONS=" + mode);
+    const std::string out = dir + "/out-" + mode;
+    const RunResult r = run("HCC_LOCATIONS=" + mode + " HCC_OUTPUT_DIR=" + shell_quote(out) + " " +
+                            mpirun(np) + shell_quote(inst));
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> files;
+    for (const auto &e : fs::directory_iterator(out)) files.push_back(e.path().filename().string());
+    std::sort(files.begin(), files.end());
+    EXPECT_EQ(files, (std::vector<std::string>{"profile.cubex", "summary.txt"}));
+    const Profile p = Profile::load(out);
+    EXPECT_EQ(p.locations(), mode == "all" ? size_t(2 * np) : mode == "process" ? size_t(np) : size_t(1));
+    // Summed over ranks, whatever the mode.
+    EXPECT_EQ(sum(p, "main/ring_blocking/MPI_Send", "bytes_sent"), 4000.0 * np);
+    EXPECT_EQ(sum(p, "main/ring_blocking/MPI_Recv", "bytes_received"), 4000.0 * np);
+    EXPECT_EQ(sum(p, "main/ring_nonblocking/MPI_Waitall", "bytes_received"), 12000.0 * np);
+    EXPECT_EQ(sum(p, "main/collectives/MPI_Bcast", "bytes_sent"), 40.0);
+    EXPECT_EQ(sum(p, "main/collectives/MPI_Bcast", "bytes_received"), 40.0 * (np - 1));
+    EXPECT_EQ(sum(p, "main/MPI_Reduce", "bytes_received"), 8.0);
+    EXPECT_EQ(p.visits("main/only_rank_one"), 1);
+    EXPECT_EQ(p.total_visits("worker"), np);
+    const std::string summary = read_file(out + "/summary.txt");
+    if (mode == "summary") {
+      // Statistics over ranks: the root alone received the Bcast's 0 and
+      // sent its 40 bytes; everyone sent 4000 in the blocking ring.
+      EXPECT_EQ(sum(p, "main/collectives/MPI_Bcast", "bytes_sent_rank_max"), 40.0);
+      EXPECT_EQ(sum(p, "main/collectives/MPI_Bcast", "bytes_sent_rank_max_at"), 0.0);
+      EXPECT_EQ(sum(p, "main/collectives/MPI_Bcast", "bytes_received_rank_min"), 0.0);
+      EXPECT_EQ(sum(p, "main/collectives/MPI_Bcast", "bytes_received_rank_max"), 40.0);
+      EXPECT_EQ(sum(p, "main/ring_blocking/MPI_Send", "bytes_sent_rank_min"), 4000.0);
+      EXPECT_EQ(sum(p, "main/ring_blocking/MPI_Send", "bytes_sent_rank_mean"), 4000.0);
+      EXPECT_EQ(sum(p, "main/only_rank_one", "visits_rank_max_at"), 1.0);
+      EXPECT_EQ(sum(p, "main/only_rank_one", "visits_rank_min"), 0.0);
+      EXPECT_NE(summary.find("MPI CALL PATHS OVER RANKS"), std::string::npos) << summary;
+      EXPECT_NE(summary.find("the sum and statistics over 64 MPI ranks"), std::string::npos) << summary;
+      continue;
+    }
+    for (int rank : {0, 1, 37, 63}) {
+      SCOPED_TRACE("rank " + std::to_string(rank));
+      const int l = loc_of(p, rank);
+      ASSERT_GE(l, 0);
+      EXPECT_EQ(at(p, "main/ring_blocking/MPI_Send", "bytes_sent", l), 4000);
+      EXPECT_EQ(at(p, "main/collectives/MPI_Bcast", "bytes_received", l), rank == 0 ? 0 : 40);
+      EXPECT_EQ(at(p, "main/only_rank_one", "visits", l), rank == 1 ? 1 : 0);
+    }
+    EXPECT_NE(summary.find("MPI TIME PER RANK"), std::string::npos);
+  }
+}
+
 // --hcc-functions=none: no function of the program is a region, the MPI
 // calls still are (the wrappers are linked whatever the instrumentor did),
 // with exact bytes, now at the root of the tree (with HCC_SAMPLING, below

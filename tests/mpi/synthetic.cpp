@@ -1,7 +1,14 @@
 #include "synthetic.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <stdexcept>
 #include <string>
+
+#include "cube/cubex.hpp"
+#include "merge/rank_stats.hpp"
 
 namespace hcc::testing {
 
@@ -26,6 +33,7 @@ profile::Profile synthetic_rank(int rank, int threads) {
                metric("bytes_sent", "bytes", DType::UInt64),   metric("bytes_received", "bytes", DType::UInt64),
                metric("messages_sent", "occ", DType::UInt64),  metric("messages_received", "occ", DType::UInt64),
                metric("bytes_read", "bytes", DType::UInt64),   metric("bytes_written", "bytes", DType::UInt64)};
+  p.metrics[0].cube_type = profile::CubeType::Inclusive;  // as the runtime writes time
   auto region = [&](const std::string &name, const char *paradigm) {
     profile::Region r;
     r.name = name;
@@ -94,15 +102,85 @@ mpimerge::Defs reduce(int lo, int span, int ranks, const std::function<profile::
   return a;
 }
 
+// Rank lo's statistics after the rounds with step < span.
+mpimerge::RankStats reduce_stats(int lo, int span, int ranks, const mpimerge::Defs &global,
+                                 const std::function<std::string(int)> &packet, JobStats &st) {
+  const size_t nm = global.metrics.size(), nc = global.cnodes.size();
+  if (span == 1) {
+    mpimerge::RankStats s(nm, nc);
+    s.add(lo, mpimerge::parse_packet(packet(lo), nm, nc));
+    return s;
+  }
+  mpimerge::RankStats a = reduce_stats(lo, span / 2, ranks, global, packet, st);
+  if (lo + span / 2 < ranks) {
+    const std::string msg = reduce_stats(lo + span / 2, span / 2, ranks, global, packet, st).serialize();
+    st.max_packet = std::max(st.max_packet, msg.size());
+    a.merge(mpimerge::RankStats::deserialize(msg, nm, nc));
+  }
+  return a;
+}
+
+// The definitions rank 0 broadcasts; `span`: the tree's width (a power of 2).
+mpimerge::Defs global_defs(int ranks, const std::function<profile::Profile(int)> &rank_profile, JobStats &st,
+                           int &span) {
+  span = 1;
+  while (span < ranks) span *= 2;
+  const std::string bytes = mpimerge::serialize(mpimerge::canonical(reduce(0, span, ranks, rank_profile, st)));
+  st.global_defs = bytes.size();
+  return mpimerge::deserialize(bytes);
+}
+
 }  // namespace
+
+profile::Profile simulate_mode_job(int ranks, mpimerge::LocationMode mode,
+                                   const std::function<profile::Profile(int)> &rank_profile, const std::string &path,
+                                   mpimerge::StreamLimits limits, JobStats *stats) {
+  using mpimerge::LocationMode;
+  auto local_of = [&](int r) {
+    profile::Profile p = rank_profile(r);
+    if (mode != LocationMode::All) mpimerge::collapse_threads(p);
+    return p;
+  };
+  JobStats st;
+  int span = 1;
+  const mpimerge::Defs global = global_defs(ranks, local_of, st, span);
+  auto packet = [&](int r) {
+    profile::Profile local = local_of(r);
+    std::string pk = mpimerge::pack_values(local, mpimerge::map_local(global, local), global.metrics.size(),
+                                           local.hosts.empty() ? "" : local.hosts[0]);
+    st.max_packet = std::max(st.max_packet, pk.size());
+    return pk;
+  };
+  if (mode == LocationMode::Summary) {
+    profile::Profile p = reduce_stats(0, span, ranks, global, packet, st).summary_profile(global, ranks);
+    p.attrs.emplace_back("mpi ranks", std::to_string(ranks));
+    profile::write_cubex(p, path);
+    if (stats) *stats = st;
+    return p;
+  }
+  std::vector<int> threads;
+  std::vector<std::string> hosts;
+  for (int r = 0; r < ranks; ++r) {
+    profile::Profile local = local_of(r);
+    threads.push_back(int(local.nloc()));
+    hosts.push_back(local.hosts.empty() ? "" : local.hosts[0]);
+  }
+  mpimerge::StreamAssembler sa(global, threads, hosts, mode, limits);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot create " + path);
+  sa.open(fd, path, "synthetic machine");
+  for (int r : sa.order()) sa.add(r, packet(r));
+  profile::Profile text = sa.finish({{"program", "synthetic"}, {"mpi ranks", std::to_string(ranks)}});
+  ::close(fd);
+  st.matrix = 0;
+  if (stats) *stats = st;
+  return text;
+}
 
 profile::Profile simulate_job(int ranks, const std::function<profile::Profile(int)> &rank_profile, JobStats *stats) {
   JobStats st;
   int span = 1;
-  while (span < ranks) span *= 2;
-  const std::string global_bytes = mpimerge::serialize(mpimerge::canonical(reduce(0, span, ranks, rank_profile, st)));
-  st.global_defs = global_bytes.size();
-  const mpimerge::Defs global = mpimerge::deserialize(global_bytes);
+  const mpimerge::Defs global = global_defs(ranks, rank_profile, st, span);
   std::vector<int> threads;
   std::vector<std::string> packets;  // only for ranks whose turn it is: one at a time
   // Thread counts are gathered first (one int per rank).

@@ -17,6 +17,7 @@ profile::Profile synthetic_rank(int rank, int threads);
 #include <functional>
 
 #include "merge/merge.hpp"
+#include "merge/stream.hpp"
 
 namespace hcc::testing {
 
@@ -34,5 +35,14 @@ struct JobStats {
 // then values) instead of keeping all P profiles alive.
 profile::Profile simulate_job(int ranks, const std::function<profile::Profile(int)> &rank_profile,
                               JobStats *stats = nullptr);
+
+// The merge of src/mpi_merge.cpp in a location mode (HCC_LOCATIONS), its
+// .cubex written to `path`: all/process stream the packets into the file in
+// column order (merge/stream.hpp), summary reduces statistics up the binary
+// tree. Returns the profile summary.txt would be made of. `hosts(r)` is rank
+// r's host name (default: the profile's own).
+profile::Profile simulate_mode_job(int ranks, mpimerge::LocationMode mode,
+                                   const std::function<profile::Profile(int)> &rank_profile, const std::string &path,
+                                   mpimerge::StreamLimits limits = {}, JobStats *stats = nullptr);
 
 }  // namespace hcc::testing

@@ -251,7 +251,7 @@ std::string pack_values(const Profile &local, const Mapping &m, size_t n_global_
   return std::move(w.out);
 }
 
-Assembler::Assembler(const Defs &global, const std::vector<int> &threads_per_rank) {
+Assembler::Assembler(const Defs &global, const std::vector<int> &threads_per_rank, LocationMode mode) {
   p_.metrics = global.metrics;
   p_.regions = global.regions;
   p_.cnodes = global.cnodes;
@@ -259,7 +259,7 @@ Assembler::Assembler(const Defs &global, const std::vector<int> &threads_per_ran
   for (size_t r = 0; r < threads_per_rank.size(); ++r) {
     first_loc_.push_back(p_.locations.size());
     for (int t = 0; t < threads_per_rank[r]; ++t)
-      p_.locations.push_back({"thread " + std::to_string(t), int(r), t});
+      p_.locations.push_back({mode == LocationMode::Process ? "all threads" : "thread " + std::to_string(t), int(r), t});
   }
   p_.excl.assign(p_.metrics.size(), std::vector<double>(p_.cnodes.size() * p_.locations.size(), 0.0));
 }
@@ -268,50 +268,91 @@ std::size_t Assembler::matrix_bytes() const {
   return p_.metrics.size() * p_.cnodes.size() * p_.locations.size() * sizeof(double);
 }
 
-void Assembler::add(int rank, const std::string &packed) {
-  if (rank < 0 || size_t(rank) >= first_loc_.size()) throw std::runtime_error("bad rank in merge");
+Packet parse_packet(const std::string &packed, size_t nm, size_t nc) {
   Reader r{packed};
   if (r.pod<uint32_t>() != 0x68636332) throw std::runtime_error("not an hcc value packet");
-  p_.hosts[rank] = r.str();
-  const size_t nthr = r.pod<uint32_t>();
-  const size_t first = first_loc_[rank];
-  const size_t limit = size_t(rank) + 1 < first_loc_.size() ? first_loc_[rank + 1] : p_.locations.size();
-  if (first + nthr != limit) throw std::runtime_error("thread count of rank " + std::to_string(rank) + " changed");
+  Packet pk;
+  pk.host = r.str();
+  pk.threads = r.pod<uint32_t>();
   const uint64_t rows = r.pod<uint64_t>();
-  const size_t nm = p_.metrics.size(), nloc = p_.nloc();
+  const size_t row_bytes = nm * pk.threads * sizeof(double);
+  if (rows > packed.size()) throw std::runtime_error("bad row count in value packet");
+  pk.rows.reserve(rows);
   for (uint64_t i = 0; i < rows; ++i) {
     int32_t c = r.pod<int32_t>();
-    if (c < 0 || size_t(c) >= p_.cnodes.size()) throw std::runtime_error("bad call path in value packet");
-    if (packed.size() - r.pos < nm * nthr * sizeof(double)) throw std::runtime_error("truncated value packet");
-    const char *src = packed.data() + r.pos;
-    for (size_t m = 0; m < nm; ++m)
-      for (size_t t = 0; t < nthr; ++t) {
-        double v;
-        std::memcpy(&v, src + (m * nthr + t) * sizeof(double), sizeof v);
-        // += : two local call paths can never map to one global path, but
-        // adding is the right thing should they (and costs nothing).
-        p_.excl[m][size_t(c) * nloc + first + t] += v;
-      }
-    r.pos += nm * nthr * sizeof(double);
+    if (c < 0 || size_t(c) >= nc) throw std::runtime_error("bad call path in value packet");
+    if (packed.size() - r.pos < row_bytes) throw std::runtime_error("truncated value packet");
+    pk.rows.push_back({c, packed.data() + r.pos});
+    r.pos += row_bytes;
   }
-  if (r.pos == packed.size() || r.pod<uint8_t>() == 0) return;  // no control-flow data from this rank
-  if (p_.preds.empty()) p_.preds.assign(p_.cnodes.size(), {});
+  if (r.pos == packed.size() || r.pod<uint8_t>() == 0) return pk;  // no control-flow data from this rank
+  pk.has_cfg = true;
   const uint64_t n = r.pod<uint64_t>();
+  if (n > packed.size()) throw std::runtime_error("bad control-flow count in value packet");
   for (uint64_t i = 0; i < n; ++i) {
     const int32_t c = r.pod<int32_t>(), pred = r.pod<int32_t>();
-    if (c < 0 || size_t(c) >= p_.cnodes.size() || pred < 0 || size_t(pred) >= p_.cnodes.size())
+    if (c < 0 || size_t(c) >= nc || pred < 0 || size_t(pred) >= nc)
       throw std::runtime_error("bad call path in control-flow packet");
-    if (packed.size() - r.pos < nthr * sizeof(double)) throw std::runtime_error("truncated control-flow packet");
-    auto &list = p_.preds[size_t(c)];
-    size_t k = 0;
-    while (k < list.size() && list[k].callpath != pred) ++k;
-    if (k == list.size()) list.push_back({pred, std::vector<double>(nloc, 0.0)});
-    for (size_t t = 0; t < nthr; ++t) {
-      double v;
-      std::memcpy(&v, packed.data() + r.pos + t * sizeof(double), sizeof v);
-      list[k].count[first + t] += v;
+    if (packed.size() - r.pos < pk.threads * sizeof(double)) throw std::runtime_error("truncated control-flow packet");
+    pk.preds.push_back({c, pred, packed.data() + r.pos});
+    r.pos += pk.threads * sizeof(double);
+  }
+  return pk;
+}
+
+bool parse_location_mode(const std::string &text, LocationMode *out) {
+  if (text == "all" || text.empty()) *out = LocationMode::All;
+  else if (text == "process") *out = LocationMode::Process;
+  else if (text == "summary") *out = LocationMode::Summary;
+  else return false;
+  return true;
+}
+
+const char *location_mode_name(LocationMode m) {
+  return m == LocationMode::Process ? "process" : m == LocationMode::Summary ? "summary" : "all";
+}
+
+void collapse_threads(Profile &p) {
+  const size_t nl = p.nloc(), nc = p.cnodes.size();
+  if (nl == 1 && p.locations[0].name == "all threads") return;
+  for (auto &values : p.excl) {
+    std::vector<double> sum(nc, 0.0);
+    for (size_t c = 0; c < nc; ++c)
+      for (size_t l = 0; l < nl; ++l) sum[c] += values[c * nl + l];
+    values = std::move(sum);
+  }
+  for (auto &list : p.preds)
+    for (auto &pr : list) {
+      double s = 0;
+      for (double v : pr.count) s += v;
+      pr.count.assign(1, s);
     }
-    r.pos += nthr * sizeof(double);
+  const int rank = p.locations.empty() ? 0 : p.locations[0].rank;
+  p.locations.assign(1, profile::Location{"all threads", rank, 0});
+}
+
+void Assembler::add(int rank, const std::string &packed) {
+  if (rank < 0 || size_t(rank) >= first_loc_.size()) throw std::runtime_error("bad rank in merge");
+  const size_t nm = p_.metrics.size(), nloc = p_.nloc();
+  const Packet pk = parse_packet(packed, nm, p_.cnodes.size());
+  p_.hosts[rank] = pk.host;
+  const size_t nthr = pk.threads, first = first_loc_[rank];
+  const size_t limit = size_t(rank) + 1 < first_loc_.size() ? first_loc_[rank + 1] : p_.locations.size();
+  if (first + nthr != limit) throw std::runtime_error("thread count of rank " + std::to_string(rank) + " changed");
+  for (const Packet::Row &row : pk.rows)
+    for (size_t m = 0; m < nm; ++m)
+      for (size_t t = 0; t < nthr; ++t)
+        // += : two local call paths can never map to one global path, but
+        // adding is the right thing should they (and costs nothing).
+        p_.excl[m][size_t(row.cnode) * nloc + first + t] += Packet::value(row.values, m * nthr + t);
+  if (!pk.has_cfg) return;
+  if (p_.preds.empty()) p_.preds.assign(p_.cnodes.size(), {});
+  for (const Packet::Pred &pr : pk.preds) {
+    auto &list = p_.preds[size_t(pr.cnode)];
+    size_t k = 0;
+    while (k < list.size() && list[k].callpath != pr.pred) ++k;
+    if (k == list.size()) list.push_back({pr.pred, std::vector<double>(nloc, 0.0)});
+    for (size_t t = 0; t < nthr; ++t) list[k].count[first + t] += Packet::value(pr.counts, t);
   }
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -50,11 +51,48 @@ Mapping map_local(const Defs &global, const profile::Profile &local);
 std::string pack_values(const profile::Profile &local, const Mapping &m, std::size_t n_global_metrics,
                         const std::string &host);
 
+// A value packet read back (what pack_values wrote), pointing into its
+// bytes: rows of nm × threads doubles (metric-major), then the control flow.
+struct Packet {
+  std::string host;
+  std::size_t threads = 0;
+  struct Row {
+    int cnode;
+    const char *values;  // nm * threads doubles, unaligned: read with value()
+  };
+  struct Pred {
+    int cnode, pred;
+    const char *counts;  // threads doubles
+  };
+  std::vector<Row> rows;
+  std::vector<Pred> preds;
+  bool has_cfg = false;
+  static double value(const char *p, std::size_t i) {
+    double v;
+    std::memcpy(&v, p + i * sizeof v, sizeof v);
+    return v;
+  }
+};
+// Throws std::runtime_error on a malformed packet (ids checked against nc).
+Packet parse_packet(const std::string &packed, std::size_t nm, std::size_t nc);
+
+// Where a location's values go (HCC_LOCATIONS): every thread (All), threads
+// summed per rank (Process), or statistics over ranks (Summary).
+enum class LocationMode { All, Process, Summary };
+// "all", "process", "summary"; false for anything else.
+bool parse_location_mode(const std::string &text, LocationMode *out);
+const char *location_mode_name(LocationMode m);
+
+// Process mode: the rank's threads summed into one location ("all threads").
+void collapse_threads(profile::Profile &p);
+
 // Rank 0's side: the final profile, filled rank by rank.
 class Assembler {
  public:
   // threads_per_rank[r] = number of locations of rank r.
-  Assembler(const Defs &global, const std::vector<int> &threads_per_rank);
+  // Process mode names each rank's one location "all threads".
+  Assembler(const Defs &global, const std::vector<int> &threads_per_rank,
+            LocationMode mode = LocationMode::All);
   void add(int rank, const std::string &packed);  // throws on a malformed packet
   profile::Profile take();  // control-flow lists put parent first
   const profile::Profile &profile() const { return p_; }

@@ -1,47 +1,30 @@
 // hcc — the MPI life cycle: MPI_Init (rank, shared output directory),
 // MPI_Finalize (merge every rank into one profile that rank 0 writes) and
-// MPI_Abort (each rank writes its own). The merge logic itself is in
-// merge/merge.cpp; this file only moves its messages with PMPI.
+// MPI_Abort (each rank writes its own). The merge is src/mpi_merge.cpp.
 #include <time.h>
 #include <unistd.h>
 
 #include <climits>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/service.hpp"
-#include "merge/merge.hpp"
 #include "mpi_internal.hpp"
 
 using namespace hcc;
 
 extern "C" void hccm_write_trace(int rank, int size);  // mpi_trace.cpp
 extern "C" void hccm_release_snapshots();
+extern "C" int hccm_merge_and_write(int rank, int size);  // mpi_merge.cpp: 0 when rank 0 could not write
 
 namespace {
 
 bool g_initialized = false;
 int g_rank = 0, g_size = 1;
 constexpr int kSigtermLingerMs = 3000;  // hccm_after_init says why
-
-constexpr int kTagDefs = 7301, kTagToken = 7302, kTagValues = 7303;
-constexpr int kWindow = 4;  // packets rank 0 lets travel at once (bounds its unexpected-message memory)
-
-std::string recv_bytes(int source, int tag, MPI_Comm comm) {
-  MPI_Status st;
-  PMPI_Probe(source, tag, comm, &st);
-  int n = 0;
-  PMPI_Get_count(&st, MPI_BYTE, &n);
-  std::string buf(size_t(n), '\0');
-  PMPI_Recv(buf.data(), n, MPI_BYTE, st.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE);
-  return buf;
-}
-
-void send_bytes(const std::string &b, int dest, int tag, MPI_Comm comm) {
-  PMPI_Send(b.data(), int(b.size()), MPI_BYTE, dest, tag, comm);
-}
 
 // Names one job among the runs whose per-rank profiles share a directory
 // (HCC_OUTPUT_DIR reused): rank 0's host, process id and start time.
@@ -53,77 +36,9 @@ void job_name(char *out, size_t size) {
   std::snprintf(out, size, "%.64s:%d:%lld.%09ld", host, int(getpid()), (long long)now.tv_sec, now.tv_nsec);
 }
 
-std::string host_name() {
-  char buf[HOST_NAME_MAX + 1] = {};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "localhost";
-  return buf;
-}
-
-// Every rank calls this at MPI_Finalize; rank 0 returns the merged profile.
+// Every rank calls this at MPI_Finalize; rank 0 writes the merged profile.
 void merge_and_write() {
-  MPI_Comm comm;
-  PMPI_Comm_dup(MPI_COMM_WORLD, &comm);  // our messages never meet the program's
-  profile::Profile local;
-  hcc_svc_build_local_profile(&local);
-
-  // 1. Definitions up a binary tree: in round `step` a rank with
-  //    rank % 2step == step sends to rank - step and is done.
-  mpimerge::Defs defs = mpimerge::defs_of(local);
-  for (int step = 1; step < g_size; step <<= 1) {
-    if (g_rank % (2 * step) == step) {
-      send_bytes(mpimerge::serialize(defs), g_rank - step, kTagDefs, comm);
-      break;
-    }
-    if (g_rank % (2 * step) == 0 && g_rank + step < g_size)
-      mpimerge::merge_into(defs, mpimerge::deserialize(recv_bytes(g_rank + step, kTagDefs, comm)));
-  }
-  // 2. The unified definitions back down (rank 0 numbers them in pre-order).
-  std::string global_bytes;
-  if (g_rank == 0) global_bytes = mpimerge::serialize(mpimerge::canonical(defs));
-  defs = {};
-  long long n = (long long)global_bytes.size();
-  PMPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm);
-  global_bytes.resize(size_t(n));
-  PMPI_Bcast(global_bytes.data(), int(n), MPI_BYTE, 0, comm);
-  const mpimerge::Defs global = mpimerge::deserialize(global_bytes);
-  global_bytes = {};
-
-  // 3. Values: each rank maps its rows; rank 0 takes them rank by rank.
-  const mpimerge::Mapping map = mpimerge::map_local(global, local);
-  int nthreads = int(local.nloc());
-  std::vector<int> threads(g_rank == 0 ? size_t(g_size) : 0);
-  PMPI_Gather(&nthreads, 1, MPI_INT, threads.data(), 1, MPI_INT, 0, comm);
-  std::string mine = mpimerge::pack_values(local, map, global.metrics.size(), host_name());
-  if (g_rank != 0) {
-    local = {};
-    char token = 0;
-    PMPI_Recv(&token, 1, MPI_CHAR, 0, kTagToken, comm, MPI_STATUS_IGNORE);
-    send_bytes(mine, 0, kTagValues, comm);
-    PMPI_Comm_free(&comm);
-    return;
-  }
-  mpimerge::Assembler asm_(global, threads);
-  asm_.add(0, mine);
-  mine = {};
-  char token = 1;
-  for (int r = 1; r < g_size && r <= kWindow; ++r) PMPI_Send(&token, 1, MPI_CHAR, r, kTagToken, comm);
-  for (int r = 1; r < g_size; ++r) {
-    asm_.add(r, recv_bytes(r, kTagValues, comm));
-    if (r + kWindow < g_size) PMPI_Send(&token, 1, MPI_CHAR, r + kWindow, kTagToken, comm);
-  }
-  PMPI_Comm_free(&comm);
-
-  profile::Profile p = asm_.take();
-  p.attrs = local.attrs;
-  for (auto &[k, v] : p.attrs) {
-    if (k == "threads") v = std::to_string(p.nloc());
-    // Per location of one process (runtime/core/profile_builder.cpp): here rank 0's.
-    if (k == "openmp thread numbers") k += " of rank 0";
-  }
-  p.attrs.emplace_back("mpi ranks", std::to_string(g_size));
-  p.machine = local.machine;
-  hcc_svc_set_file_tag("");  // the one merged profile: profile.cubex
-  hcc_svc_write_profile(&p);
+  if (!hccm_merge_and_write(g_rank, g_size)) throw std::runtime_error("rank 0 could not write profile.cubex");
 }
 
 }  // namespace
