@@ -3,8 +3,10 @@
 # CPU time, peak RSS and the file's size per location mode (HCC_LOCATIONS),
 # from build/bin/bench_mpi_rank0 (rank 0 in a process of its own, the other
 # ranks simulated beside it; tests/mpi/bench_rank0.cpp). ROUNDS runs per
-# cell, interleaved over the modes, each started on a quiet machine; the
-# median and the spread (min–max) printed.
+# cell, interleaved over the modes; each rank count starts on a quiet
+# machine (the benchmark itself keeps both cores busy, so waiting before
+# every run would wait for its own load); the median and the spread
+# (min–max) printed.
 #   tests/bench/mpi_merge_table.sh [BUILD_DIR] [ROUNDS] [RANKS...]
 set -euo pipefail
 build=${1:-build} rounds=${2:-3}
@@ -17,9 +19,10 @@ rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 echo "load at start: $(load_average)"
 for n in $sizes; do
+  wait_for_quiet_machine
+  echo "$n ranks: load $(load_average)" >&2
   for r in $(seq "$rounds"); do
     for mode in all process summary; do
-      wait_for_quiet_machine
       "$bench" "$n" "$mode" >>"$rows"
     done
   done
