@@ -25,7 +25,9 @@ void write_cubex_at(const Profile &p, int dirfd, const std::string &dir, const s
 // Writes the archive to the open file `fd` and flushes it to disk; the caller
 // created the file and publishes it (e.g. by linkat, never replacing).
 // `shown` names the file in messages.
-void write_cubex_fd(const Profile &p, int fd, const std::string &shown);
+// flush=false leaves out the fsync: the runtime's fatal-signal path, where a
+// launcher's SIGKILL may come sooner than the disk (runtime/core/cubex_writer.hpp).
+void write_cubex_fd(const Profile &p, int fd, const std::string &shown, bool flush = true);
 
 // Reads a .cubex file. Throws std::runtime_error naming the file and what is
 // wrong with it (not a tar archive, missing anchor.xml, bad row count ...).

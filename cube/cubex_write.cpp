@@ -119,7 +119,7 @@ void write_metric(TarOut &tar, const Profile &p, std::size_t m, const std::vecto
   tar.put(buf);
 }
 
-void write_archive(const Profile &p, int fd, const std::string &name) {
+void write_archive(const Profile &p, int fd, const std::string &name, bool flush = true) {
   validate(p);
   std::string anchor = anchor_xml(p);
   if (anchor.size() % detail::kTarBlock == 0) anchor.push_back('\n');  // the 512 rule
@@ -141,7 +141,7 @@ void write_archive(const Profile &p, int fd, const std::string &name) {
   }
   // The data must be on disk before a rename makes it the profile;
   // otherwise a crash could leave a complete-looking but empty file.
-  if (::fsync(fd) != 0) {
+  if (flush && ::fsync(fd) != 0) {
     const int err = errno;
     throw WriteError("cannot flush " + name + ": " + errno_text(err));
   }
@@ -223,9 +223,9 @@ void write_cubex_at(const Profile &p, int dirfd, const std::string &dir, const s
   }
 }
 
-void write_cubex_fd(const Profile &p, int fd, const std::string &shown) {
+void write_cubex_fd(const Profile &p, int fd, const std::string &shown, bool flush) {
   try {
-    write_archive(p, fd, shown);
+    write_archive(p, fd, shown, flush);
   } catch (const std::exception &e) {
     throw std::runtime_error("cannot write " + shown + ": " + e.what());
   }

@@ -3,7 +3,6 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -76,28 +75,6 @@ const Module &module() {
 
 std::atomic<bool> g_skip_fsync{false};
 
-void write_fd_synced(const profile::Profile &p, int fd, const std::string &shown) {
-  if (char *e = module().write_fd(&p, fd, shown.c_str())) fail(e);
-}
-
-// skip_fsync(): the module writes (and fsyncs) a memfd; its bytes go to `fd`.
-void write_fd_unsynced(const profile::Profile &p, int fd, const std::string &shown) {
-  FdGuard mem(memfd_create("hcc-profile", MFD_CLOEXEC));
-  if (mem.fd < 0) return write_fd_synced(p, fd, shown);
-  write_fd_synced(p, mem.fd, shown);
-  std::string buf(size_t(1) << 16, '\0');
-  for (off_t at = 0;;) {
-    const ssize_t n = pread(mem.fd, buf.data(), buf.size(), at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error("cannot read back " + shown + ": " + std::strerror(errno));
-    if (n == 0) return;
-    buf.resize(size_t(n));
-    if (!write_all(fd, buf)) throw std::runtime_error("cannot write " + shown + ": " + std::strerror(errno));
-    buf.resize(size_t(1) << 16);
-    at += n;
-  }
-}
-
 }  // namespace
 
 std::string module_path(std::string *why) {
@@ -130,7 +107,7 @@ void write_at(const profile::Profile &p, int dirfd, const std::string &dir, cons
   FdGuard fd(create_file_at(dirfd, "." + name + ".new." + std::to_string(getpid()), tmp, why));
   if (fd.fd < 0) throw std::runtime_error("cannot create " + dir + "/" + tmp + ": " + why);
   try {
-    write_fd_unsynced(p, fd.fd, dir + "/" + tmp);
+    write_fd(p, fd.fd, dir + "/" + tmp);
     if (renameat(dirfd, tmp.c_str(), dirfd, name.c_str()) != 0)
       throw std::runtime_error("cannot rename " + dir + "/" + tmp + " to " + dir + "/" + name + ": " +
                                std::strerror(errno));
@@ -141,10 +118,7 @@ void write_at(const profile::Profile &p, int dirfd, const std::string &dir, cons
 }
 
 void write_fd(const profile::Profile &p, int fd, const std::string &shown) {
-  if (g_skip_fsync.load())
-    write_fd_unsynced(p, fd, shown);
-  else
-    write_fd_synced(p, fd, shown);
+  if (char *e = module().write_fd(&p, fd, shown.c_str(), g_skip_fsync.load() ? 0 : 1)) fail(e);
 }
 
 void skip_fsync() { g_skip_fsync.store(true); }

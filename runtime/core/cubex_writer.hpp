@@ -24,9 +24,8 @@ void write_fd(const profile::Profile &p, int fd, const std::string &shown);
 // The module's path as libhcc derives it ("" and `why` when it cannot).
 std::string module_path(std::string *why);
 
-// From now on a .cubex is not fsynced before it gets its name: the writer
-// writes into a file in memory (memfd), whose fsync costs nothing, and the
-// bytes are copied into the real file. The fatal-signal handler asks for it:
+// From now on a .cubex is not fsynced before it gets its name (the module's
+// write_fd without its flush). The fatal-signal handler asks for it:
 // a launcher's SIGKILL follows its SIGTERM soon (mpirun: after 1 s at most)
 // and an fsync on a busy file system took longer, losing the profile
 // surely, where without it only a machine crash within seconds can (the page

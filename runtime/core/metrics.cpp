@@ -1,6 +1,8 @@
 // hcc runtime — registry of extra metrics (see metrics.hpp).
 #include "metrics.hpp"
 
+#include <algorithm>
+
 #include <pthread.h>
 
 #include "thread_state.hpp"
@@ -39,53 +41,45 @@ std::vector<ExtraMetric> extra_metrics_snapshot() {
 }
 
 namespace {
-std::vector<std::pair<std::string, std::string>> &attrs() {
-  static auto *v = new std::vector<std::pair<std::string, std::string>>;  // leaked: read at exit
+using Attrs = std::vector<std::pair<std::string, std::string>>;
+// Leaked: read at exit. attrs(): every profile's; own_attrs(): only this
+// process's own file's (set_own_file_attr).
+Attrs &attrs() {
+  static auto *v = new Attrs;
   return *v;
 }
-}  // namespace
+Attrs &own_attrs() {
+  static auto *v = new Attrs;
+  return *v;
+}
 
-void set_profile_attr(const std::string &key, const std::string &value) {
+// Sets `key` in `list` (appended when new; "" removes it when empty_removes).
+void put_attr(Attrs &list, const std::string &key, const std::string &value, bool empty_removes) {
   pthread_mutex_lock(&g_lock);
-  bool found = false;
-  for (auto &kv : attrs())
-    if (kv.first == key) kv.second = value, found = true;
-  if (!found) attrs().emplace_back(key, value);
+  auto it = std::find_if(list.begin(), list.end(), [&](const auto &kv) { return kv.first == key; });
+  if (empty_removes && value.empty()) {
+    if (it != list.end()) list.erase(it);
+  } else if (it != list.end()) {
+    it->second = value;
+  } else {
+    list.emplace_back(key, value);
+  }
   pthread_mutex_unlock(&g_lock);
 }
 
-std::vector<std::pair<std::string, std::string>> profile_attrs_snapshot() {
+Attrs snapshot(const Attrs &list) {
   pthread_mutex_lock(&g_lock);
-  auto copy = attrs();
+  Attrs copy = list;
   pthread_mutex_unlock(&g_lock);
   return copy;
 }
-
-namespace {
-std::vector<std::pair<std::string, std::string>> &own_attrs() {
-  static auto *v = new std::vector<std::pair<std::string, std::string>>;  // leaked: read at exit
-  return *v;
-}
 }  // namespace
 
-void set_own_file_attr(const std::string &key, const std::string &value) {
-  pthread_mutex_lock(&g_lock);
-  auto &v = own_attrs();
-  for (auto it = v.begin(); it != v.end(); ++it)
-    if (it->first == key) {
-      v.erase(it);
-      break;
-    }
-  if (!value.empty()) v.emplace_back(key, value);
-  pthread_mutex_unlock(&g_lock);
-}
+void set_profile_attr(const std::string &key, const std::string &value) { put_attr(attrs(), key, value, false); }
+std::vector<std::pair<std::string, std::string>> profile_attrs_snapshot() { return snapshot(attrs()); }
 
-std::vector<std::pair<std::string, std::string>> own_file_attrs_snapshot() {
-  pthread_mutex_lock(&g_lock);
-  auto copy = own_attrs();
-  pthread_mutex_unlock(&g_lock);
-  return copy;
-}
+void set_own_file_attr(const std::string &key, const std::string &value) { put_attr(own_attrs(), key, value, true); }
+std::vector<std::pair<std::string, std::string>> own_file_attrs_snapshot() { return snapshot(own_attrs()); }
 
 }  // namespace hcc::rt
 

@@ -147,10 +147,6 @@ std::string publish_without_overwriting(int dirfd, const std::string &tmp, const
   throw std::runtime_error("too many profiles in " + dir);
 }
 
-// Writes both files into the directory `dirfd` (shown as `dir`); returns the
-// names used. An earlier run's files are kept unless HCC_OVERWRITE=1 (the
-// cubex file decides the suffix, the summary follows it); the files this
-// process wrote before are replaced.
 // Whether this process replaces the files at `names` (HCC_OVERWRITE=1, or
 // it wrote them itself before: then names.suffix is its own suffix).
 bool replaces(const std::string &dir, FileNames &names) {
@@ -162,73 +158,45 @@ bool replaces(const std::string &dir, FileNames &names) {
   return replace;
 }
 
-void remember_suffix(const std::string &dir, const FileNames &names) {
-  pthread_mutex_lock(&g_lock);
-  own_suffixes()[dir + "/" + names.tag] = names.suffix;
-  pthread_mutex_unlock(&g_lock);
-}
+// Fills a new file in `dirfd` with the .cubex and returns the profile
+// summary.txt is made of, or null when it failed (having said why).
+using FillCubex = std::function<const profile::Profile *(int fd, const std::string &shown)>;
 
-std::string summary_file_text(const profile::Profile &p) {
-  std::string text = profile::summary_text(p);
-  if (!text.empty() && text.back() != '\n') text += '\n';  // a text file ends its last line
-  return text;
-}
-
-FileNames write_files(const profile::Profile &p, int dirfd, const std::string &dir, FileNames names) {
-  const std::string text = summary_file_text(p);
-  const bool replace = replaces(dir, names);
-  if (replace) {
-    cubex_writer::write_at(p, dirfd, dir, names.cubex());
-  } else {
-    std::string tmp, why;
-    FdGuard fd(create_file_at(dirfd, ".profile" + names.tag + ".cubex.new." + std::to_string(getpid()), tmp, why));
-    if (fd.fd < 0) throw std::runtime_error("cannot create " + dir + "/" + tmp + ": " + why);
-    try {
-      cubex_writer::write_fd(p, fd.fd, dir + "/" + tmp);
-    } catch (...) {
-      unlinkat(dirfd, tmp.c_str(), 0);
-      throw;
-    }
-    names.suffix = publish_without_overwriting(dirfd, tmp, dir, names);
-  }
-  remember_suffix(dir, names);
-  write_text_atomically(dirfd, dir, names.summary(), text);
-  return names;
-}
-
-// write_files for a .cubex that `body` streams into a new file; `called`
-// says whether body ran (it runs once: its input cannot be read again).
-FileNames write_files_streamed(const StreamBody &body, bool &called, int dirfd, const std::string &dir,
-                               FileNames names) {
+// Writes both files into the directory `dirfd` (shown as `dir`): the .cubex
+// into a new file (created exclusively, never through a link), which then
+// takes its name; returns the names used. An earlier run's files are kept
+// unless HCC_OVERWRITE=1 (the cubex file decides the suffix, the summary
+// follows it); the files this process wrote before are replaced.
+FileNames write_files(const FillCubex &fill, int dirfd, const std::string &dir, FileNames names) {
   const bool replace = replaces(dir, names);
   std::string tmp, why;
   FdGuard fd(create_file_at(dirfd, ".profile" + names.tag + ".cubex.new." + std::to_string(getpid()), tmp, why));
   if (fd.fd < 0) throw std::runtime_error("cannot create " + dir + "/" + tmp + ": " + why);
-  called = true;
-  profile::Profile text;
-  bool ok = false;
+  const profile::Profile *text = nullptr;
   try {
-    ok = body(fd.fd, dir + "/" + tmp, text);
+    text = fill(fd.fd, dir + "/" + tmp);
   } catch (...) {
     unlinkat(dirfd, tmp.c_str(), 0);
     throw;
   }
-  if (!ok) {
+  if (!text) {
     unlinkat(dirfd, tmp.c_str(), 0);
     throw std::runtime_error("the profile " + dir + "/" + names.cubex() + " could not be written");
   }
-  if (replace) {
-    if (renameat(dirfd, tmp.c_str(), dirfd, names.cubex().c_str()) != 0) {
-      const int e = errno;
-      unlinkat(dirfd, tmp.c_str(), 0);
-      throw std::runtime_error("cannot rename " + dir + "/" + tmp + " to " + dir + "/" + names.cubex() + ": " +
-                               errno_text(e));
-    }
-  } else {
+  if (!replace) {
     names.suffix = publish_without_overwriting(dirfd, tmp, dir, names);
+  } else if (renameat(dirfd, tmp.c_str(), dirfd, names.cubex().c_str()) != 0) {  // the link itself, never its target
+    const int e = errno;
+    unlinkat(dirfd, tmp.c_str(), 0);
+    throw std::runtime_error("cannot rename " + dir + "/" + tmp + " to " + dir + "/" + names.cubex() + ": " +
+                             errno_text(e));
   }
-  remember_suffix(dir, names);
-  write_text_atomically(dirfd, dir, names.summary(), summary_file_text(text));
+  pthread_mutex_lock(&g_lock);
+  own_suffixes()[dir + "/" + names.tag] = names.suffix;
+  pthread_mutex_unlock(&g_lock);
+  std::string summary = profile::summary_text(*text);
+  if (!summary.empty() && summary.back() != '\n') summary += '\n';  // a text file ends its last line
+  write_text_atomically(dirfd, dir, names.summary(), summary);
   return names;
 }
 
@@ -373,15 +341,24 @@ std::string write_somewhere(const WriteIn &write_in, const std::function<bool()>
 }  // namespace
 
 std::string write_profile(const profile::Profile &p) {
+  const FillCubex fill = [&](int fd, const std::string &shown) {
+    cubex_writer::write_fd(p, fd, shown);
+    return &p;
+  };
   return write_somewhere([&](int dirfd, const std::string &dir, FileNames names) {
-    return write_files(p, dirfd, dir, names);
+    return write_files(fill, dirfd, dir, names);
   }, [] { return true; }, &p);
 }
 
 std::string write_profile_streamed(const StreamBody &body) {
-  bool called = false;
+  bool called = false;  // the body runs once: its input cannot be read again
+  profile::Profile text;
+  const FillCubex fill = [&](int fd, const std::string &shown) -> const profile::Profile * {
+    called = true;
+    return body(fd, shown, text) ? &text : nullptr;
+  };
   const std::string path = write_somewhere([&](int dirfd, const std::string &dir, FileNames names) {
-    return write_files_streamed(body, called, dirfd, dir, names);
+    return write_files(fill, dirfd, dir, names);
   }, [&] { return !called; }, nullptr);
   if (!called) {  // no directory at all: the body still takes in what others send
     profile::Profile unused;

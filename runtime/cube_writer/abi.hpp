@@ -16,7 +16,7 @@ typedef void (*hcc_cubex_abi_fn)(const char **version, std::size_t *profile_size
 // profile::write_cubex_at / write_cubex_fd (cube/cubex.hpp). Return nullptr
 // when written, else the error text (malloc'ed; the caller frees it).
 typedef char *(*hcc_cubex_write_at_fn)(const hcc::profile::Profile *p, int dirfd, const char *dir, const char *name);
-typedef char *(*hcc_cubex_write_fd_fn)(const hcc::profile::Profile *p, int fd, const char *shown);
+typedef char *(*hcc_cubex_write_fd_fn)(const hcc::profile::Profile *p, int fd, const char *shown, int flush);
 
 }  // extern "C"
 

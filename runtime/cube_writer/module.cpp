@@ -34,9 +34,9 @@ __attribute__((visibility("default"))) char *hcc_cubex_write_at(const hcc::profi
 }
 
 __attribute__((visibility("default"))) char *hcc_cubex_write_fd(const hcc::profile::Profile *p, int fd,
-                                                                const char *shown) {
+                                                                const char *shown, int flush) {
   try {
-    hcc::profile::write_cubex_fd(*p, fd, shown);
+    hcc::profile::write_cubex_fd(*p, fd, shown, flush != 0);
     return nullptr;
   } catch (const std::exception &e) {
     return error_copy(e.what());

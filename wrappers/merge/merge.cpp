@@ -332,9 +332,12 @@ void collapse_threads(Profile &p) {
 }
 
 void Assembler::add(int rank, const std::string &packed) {
+  add(rank, parse_packet(packed, p_.metrics.size(), p_.cnodes.size()));
+}
+
+void Assembler::add(int rank, const Packet &pk) {
   if (rank < 0 || size_t(rank) >= first_loc_.size()) throw std::runtime_error("bad rank in merge");
   const size_t nm = p_.metrics.size(), nloc = p_.nloc();
-  const Packet pk = parse_packet(packed, nm, p_.cnodes.size());
   p_.hosts[rank] = pk.host;
   const size_t nthr = pk.threads, first = first_loc_[rank];
   const size_t limit = size_t(rank) + 1 < first_loc_.size() ? first_loc_[rank + 1] : p_.locations.size();

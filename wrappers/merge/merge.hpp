@@ -94,6 +94,7 @@ class Assembler {
   Assembler(const Defs &global, const std::vector<int> &threads_per_rank,
             LocationMode mode = LocationMode::All);
   void add(int rank, const std::string &packed);  // throws on a malformed packet
+  void add(int rank, const Packet &pk);           // one already read (parse_packet)
   profile::Profile take();  // control-flow lists put parent first
   const profile::Profile &profile() const { return p_; }
   std::size_t matrix_bytes() const;

@@ -66,9 +66,8 @@ void StreamAssembler::add(int rank, const std::string &packed) {
   const std::size_t nt = pk.threads;
   if (nt != std::size_t(threads_[std::size_t(rank)]))
     throw std::runtime_error("thread count of rank " + std::to_string(rank) + " changed");
-  if (whole_) whole_->add(rank, packed);
+  if (whole_) whole_->add(rank, pk);
   else stats_.add(rank, pk);  // summary.txt's profile when the whole one is not kept
-  shape_.hosts[std::size_t(rank)] = pk.host;
   if (block_used_ > 0 && block_used_ + nt > width_) flush();
   if (nt > width_) {  // one rank wider than a block: the block grows to it
     width_ = nt;
